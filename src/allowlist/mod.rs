@@ -1,0 +1,1 @@
+//! Signed allowlist: pins, payload, DSSE envelopes, keys and the root of trust (pure).

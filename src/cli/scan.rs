@@ -1,0 +1,151 @@
+//! `gatehouse scan` and `gatehouse rules`: the scanner without a server.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use crate::analysis::{self, Context, Report, RulesConfig, Severity};
+use crate::discovery::{self, CrawlOptions, NetPolicy, TransportChoice};
+use crate::snapshot::Snapshot;
+
+use super::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE};
+
+/// Arguments of `gatehouse scan`.
+#[derive(Args, Debug)]
+pub struct ScanArgs {
+    /// URL of the MCP server to crawl.
+    #[arg(required_unless_present = "snapshot", conflicts_with = "snapshot")]
+    pub url: Option<String>,
+    /// Analyse a saved Snapshot file instead of crawling.
+    #[arg(long)]
+    pub snapshot: Option<PathBuf>,
+    /// Extra request header, `'Name: value'` (repeatable).
+    #[arg(long = "header", short = 'H')]
+    pub headers: Vec<String>,
+    /// Transport to use.
+    #[arg(long, value_enum, default_value_t = TransportArg::Auto)]
+    pub transport: TransportArg,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// TOML rules file (overrides the global `--rules-file`).
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+}
+
+/// `--transport` values.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum TransportArg {
+    /// Streamable HTTP, falling back to HTTP+SSE per the spec's compatibility procedure.
+    Auto,
+    /// Streamable HTTP only.
+    StreamableHttp,
+    /// Legacy HTTP+SSE only.
+    Sse,
+}
+
+/// `--format` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// For people; coloured on a terminal.
+    Text,
+    /// The Report (DESIGN.md §6) with the snapshot.
+    Json,
+    /// SARIF 2.1.0.
+    Sarif,
+}
+
+/// Arguments of `gatehouse rules`.
+#[derive(Args, Debug)]
+pub struct RulesArgs {}
+
+/// Runs `gatehouse rules`: id, category, default severity, title — one rule a line.
+pub fn run_rules(_args: &RulesArgs) -> i32 {
+    let mut out = std::io::stdout().lock();
+    for rule in analysis::catalogue() {
+        let _ = writeln!(
+            out,
+            "{}\t{}\t{}\t{}",
+            rule.id,
+            rule.category.as_str(),
+            rule.severity.as_str(),
+            rule.title
+        );
+    }
+    EXIT_OK
+}
+
+/// Runs `gatehouse scan`; returns the process exit code.
+pub async fn run_scan(args: &ScanArgs, config: &crate::config::Config) -> i32 {
+    let rules_path = args.rules.as_ref().or(config.rules_file.as_ref());
+    let rules = match rules_path {
+        Some(path) => match RulesConfig::load(path) {
+            Ok(r) => r,
+            Err(e) => return fail(&format!("rules file {}: {e}", path.display())),
+        },
+        None => RulesConfig::default(),
+    };
+    let snapshot = match (&args.snapshot, &args.url) {
+        (Some(path), _) => match read_snapshot(path) {
+            Ok(s) => s,
+            Err(e) => return fail(&e),
+        },
+        (None, Some(url)) => match crawl(url, args, config).await {
+            Ok(s) => s,
+            Err(e) => return fail(&e),
+        },
+        (None, None) => return fail("give a URL or --snapshot FILE"),
+    };
+    let mut report = analysis::analyze(&snapshot, &Context::default(), &rules);
+    report.snapshot = Some(snapshot);
+    print_report(&report, args.format);
+    match report.summary.max_severity {
+        Some(s) if s >= Severity::High => EXIT_FINDINGS,
+        _ => EXIT_OK,
+    }
+}
+
+fn fail(message: &str) -> i32 {
+    eprintln!("gatehouse scan: {message}");
+    EXIT_USAGE
+}
+
+fn read_snapshot(path: &PathBuf) -> Result<Snapshot, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_slice(&bytes).map_err(|e| format!("{}: not a snapshot: {e}", path.display()))
+}
+
+async fn crawl(url: &str, args: &ScanArgs, config: &crate::config::Config) -> Result<Snapshot, String> {
+    let mut headers = Vec::new();
+    for h in &args.headers {
+        let (name, value) = h
+            .split_once(':')
+            .ok_or_else(|| format!("header {h:?} is not 'Name: value'"))?;
+        headers.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    let network = NetPolicy::from_config(config.scan_allow_private.as_deref())?;
+    let options = CrawlOptions {
+        transport: match args.transport {
+            TransportArg::Auto => TransportChoice::Auto,
+            TransportArg::StreamableHttp => TransportChoice::StreamableHttp,
+            TransportArg::Sse => TransportChoice::Sse,
+        },
+        headers,
+        network,
+        progress: std::io::stderr().is_terminal(),
+        ..CrawlOptions::default()
+    };
+    discovery::crawl(url, &options).await.map_err(|e| e.to_string())
+}
+
+fn print_report(report: &Report, format: Format) {
+    let text = match format {
+        Format::Json => serde_json::to_string_pretty(report).expect("a report serialises"),
+        Format::Sarif => serde_json::to_string_pretty(&analysis::format::sarif(report))
+            .expect("SARIF serialises"),
+        Format::Text => analysis::format::text(report, std::io::stdout().is_terminal()),
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}");
+}

@@ -1,0 +1,1 @@
+//! Rescans of approved servers, drift detection and notifications.
