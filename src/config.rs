@@ -51,11 +51,21 @@ pub struct Config {
     pub database_url: Option<String>,
 
     /// Directory for the embedded database and the signing keys.
-    #[arg(long, env = "GATEHOUSE_DATA_DIR", default_value = "./data", global = true)]
+    #[arg(
+        long,
+        env = "GATEHOUSE_DATA_DIR",
+        default_value = "./data",
+        global = true
+    )]
     pub data_dir: PathBuf,
 
     /// Address the HTTP server listens on.
-    #[arg(long, env = "GATEHOUSE_LISTEN", default_value = "127.0.0.1:8080", global = true)]
+    #[arg(
+        long,
+        env = "GATEHOUSE_LISTEN",
+        default_value = "127.0.0.1:8080",
+        global = true
+    )]
     pub listen: SocketAddr,
 
     /// Public base URL of this registry (issuer of allowlists; `https` makes cookies `Secure`).
@@ -67,7 +77,12 @@ pub struct Config {
     pub scan_allow_private: Option<String>,
 
     /// Password for the bootstrap `admin` user created on first start (generated and printed once when unset).
-    #[arg(long, env = "GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD", global = true, hide_env_values = true)]
+    #[arg(
+        long,
+        env = "GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD",
+        global = true,
+        hide_env_values = true
+    )]
     pub bootstrap_admin_password: Option<String>,
 
     /// Number of concurrent scan jobs per process.
@@ -79,7 +94,12 @@ pub struct Config {
     pub rules_file: Option<PathBuf>,
 
     /// Log format: `text` or `json`.
-    #[arg(long, env = "GATEHOUSE_LOG_FORMAT", default_value = "text", global = true)]
+    #[arg(
+        long,
+        env = "GATEHOUSE_LOG_FORMAT",
+        default_value = "text",
+        global = true
+    )]
     pub log_format: String,
 }
 
@@ -104,7 +124,11 @@ impl Config {
 
 /// Hides a secret's value: `Some("…")` prints as `Some(<redacted>)`.
 fn redact(secret: &Option<String>) -> &'static str {
-    if secret.is_some() { "Some(<redacted>)" } else { "None" }
+    if secret.is_some() {
+        "Some(<redacted>)"
+    } else {
+        "None"
+    }
 }
 
 /// Strips a password from a database URL before it is printed.
@@ -124,12 +148,18 @@ fn redact_url(url: &Option<String>) -> String {
 impl fmt::Debug for Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Config")
-            .field("database_url", &format_args!("{}", redact_url(&self.database_url)))
+            .field(
+                "database_url",
+                &format_args!("{}", redact_url(&self.database_url)),
+            )
             .field("data_dir", &self.data_dir)
             .field("listen", &self.listen)
             .field("public_url", &self.public_url)
             .field("scan_allow_private", &self.scan_allow_private)
-            .field("bootstrap_admin_password", &format_args!("{}", redact(&self.bootstrap_admin_password)))
+            .field(
+                "bootstrap_admin_password",
+                &format_args!("{}", redact(&self.bootstrap_admin_password)),
+            )
             .field("workers", &self.workers)
             .field("rules_file", &self.rules_file)
             .field("log_format", &self.log_format)

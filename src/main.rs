@@ -2,25 +2,50 @@
 
 use clap::Parser;
 use gatehouse::cli;
-use gatehouse::config::{Cli, Command};
+use gatehouse::config::{Cli, Command, Config};
+use tracing_subscriber::EnvFilter;
 
 fn main() {
     let parsed = Cli::parse();
+    init_tracing(&parsed.config);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("the tokio runtime starts");
     let code = runtime.block_on(async move {
-        match &parsed.command {
-            Some(Command::Scan(args)) => cli::scan::run_scan(args, &parsed.config).await,
-            Some(Command::Rules(args)) => cli::scan::run_rules(args),
-            Some(Command::Keys(cmd)) => cli::keys::run(cmd, &parsed.config).await,
-            Some(Command::Verify(args)) => cli::verify::run(args, &parsed.config).await,
-            _ => {
-                eprintln!("not implemented yet");
+        let config = &parsed.config;
+        let result = match &parsed.command {
+            None | Some(Command::Serve) => cli::serve::run_serve(config).await,
+            Some(Command::Worker) => cli::serve::run_worker(config).await,
+            Some(Command::Scan(args)) => return cli::scan::run_scan(args, config).await,
+            Some(Command::Rules(args)) => return cli::scan::run_rules(args),
+            Some(Command::Keys(cmd)) => return cli::keys::run(cmd, config).await,
+            Some(Command::Verify(args)) => return cli::verify::run(args, config).await,
+            Some(Command::Admin(cmd)) => cli::admin::run_admin(cmd, config).await,
+            Some(Command::Publisher(cmd)) => cli::admin::run_publisher(cmd, config).await,
+        };
+        match result {
+            Ok(()) => cli::EXIT_OK,
+            Err(e) => {
+                eprintln!("gatehouse: {e:#}");
                 cli::EXIT_USAGE
             }
         }
     });
     std::process::exit(code);
+}
+
+/// Logs go to stderr (stdout carries command output such as tokens and reports).
+fn init_tracing(config: &Config) {
+    let filter = EnvFilter::try_from_env("GATEHOUSE_LOG")
+        .or_else(|_| EnvFilter::try_from_default_env())
+        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if config.log_format == "json" {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
 }

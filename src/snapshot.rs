@@ -247,11 +247,17 @@ pub struct Target {
 impl Target {
     /// The server as a whole.
     pub fn server() -> Self {
-        Target { kind: TargetKind::Server, name: String::new() }
+        Target {
+            kind: TargetKind::Server,
+            name: String::new(),
+        }
     }
     /// A capability of the given kind and name.
     pub fn new(kind: TargetKind, name: impl Into<String>) -> Self {
-        Target { kind, name: name.into() }
+        Target {
+            kind,
+            name: name.into(),
+        }
     }
 }
 

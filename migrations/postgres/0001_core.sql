@@ -123,3 +123,11 @@ BEGIN RAISE EXCEPTION 'audit_log is append-only'; END;
 $$ LANGUAGE plpgsql;
 CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log
 FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+
+-- Tool names of approved versions: the context for shadowing and conflict rules.
+CREATE TABLE approved_tools (
+    version_id  TEXT NOT NULL REFERENCES versions(id),
+    server_name TEXT NOT NULL,
+    tool_name   TEXT NOT NULL,
+    PRIMARY KEY (version_id, tool_name)
+);

@@ -122,3 +122,11 @@ CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
 BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
 CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
 BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+
+-- Tool names of approved versions: the context for shadowing and conflict rules.
+CREATE TABLE approved_tools (
+    version_id  TEXT NOT NULL REFERENCES versions(id),
+    server_name TEXT NOT NULL,
+    tool_name   TEXT NOT NULL,
+    PRIMARY KEY (version_id, tool_name)
+);

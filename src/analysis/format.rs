@@ -4,7 +4,12 @@ use super::Report;
 
 /// Renders a report for a terminal (`color` adds ANSI colours).
 pub fn text(report: &Report, _color: bool) -> String {
-    format!("{} {}: {} findings", report.server.name, report.server.version, report.findings.len())
+    format!(
+        "{} {}: {} findings",
+        report.server.name,
+        report.server.version,
+        report.findings.len()
+    )
 }
 
 /// Renders a report as a SARIF 2.1.0 log.

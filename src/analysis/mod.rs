@@ -57,7 +57,10 @@ pub fn analyze(snapshot: &Snapshot, _ctx: &Context, _rules: &RulesConfig) -> Rep
     let server = snapshot
         .server_info
         .as_ref()
-        .map(|i| ReportServer { name: i.name.clone(), version: i.version.clone() })
+        .map(|i| ReportServer {
+            name: i.name.clone(),
+            version: i.version.clone(),
+        })
         .unwrap_or_default();
     Report::new(server, Vec::new())
 }

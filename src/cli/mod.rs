@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod keys;
 pub mod scan;
+pub mod serve;
 pub mod verify;
 
 /// Exit code for success.

@@ -116,7 +116,11 @@ fn read_snapshot(path: &PathBuf) -> Result<Snapshot, String> {
     serde_json::from_slice(&bytes).map_err(|e| format!("{}: not a snapshot: {e}", path.display()))
 }
 
-async fn crawl(url: &str, args: &ScanArgs, config: &crate::config::Config) -> Result<Snapshot, String> {
+async fn crawl(
+    url: &str,
+    args: &ScanArgs,
+    config: &crate::config::Config,
+) -> Result<Snapshot, String> {
     let mut headers = Vec::new();
     for h in &args.headers {
         let (name, value) = h
@@ -136,7 +140,9 @@ async fn crawl(url: &str, args: &ScanArgs, config: &crate::config::Config) -> Re
         progress: std::io::stderr().is_terminal(),
         ..CrawlOptions::default()
     };
-    discovery::crawl(url, &options).await.map_err(|e| e.to_string())
+    discovery::crawl(url, &options)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 fn print_report(report: &Report, format: Format) {

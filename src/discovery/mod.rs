@@ -25,7 +25,9 @@ pub struct NetPolicy {
 impl NetPolicy {
     /// Parses `GATEHOUSE_SCAN_ALLOW_PRIVATE`: unset/`0` refuses private addresses, `1` allows all, else a CIDR list.
     pub fn from_config(value: Option<&str>) -> Result<NetPolicy, String> {
-        Ok(NetPolicy { allow_all_private: matches!(value, Some("1")) })
+        Ok(NetPolicy {
+            allow_all_private: matches!(value, Some("1")),
+        })
     }
 
     /// Whether a connection to `ip` is allowed.

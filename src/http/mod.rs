@@ -1,1 +1,96 @@
-//! http
+//! The HTTP edge: router, API handlers, auth, errors and middleware. Handlers
+//! are thin: they authenticate, parse, call `registry`/`review`/`storage`, and
+//! shape the answer.
+
+pub mod api;
+pub mod auth;
+pub mod error;
+pub mod metrics;
+pub mod openapi;
+
+pub use openapi::openapi_document;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::{HeaderName, HeaderValue, Method, header};
+use tokio::net::TcpListener;
+use tower_http::cors::{Any, CorsLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::discovery::NetPolicy;
+use crate::storage::Db;
+
+/// Everything a handler may need, cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    /// The database.
+    pub db: Db,
+    /// Which remote addresses publishers may register (the scanner's SSRF policy).
+    pub net: NetPolicy,
+    /// Public base URL (issuer, links).
+    pub public_url: Arc<str>,
+    /// Request metrics.
+    pub metrics: Arc<metrics::Metrics>,
+}
+
+/// Builds the full application router.
+pub fn router(state: AppState) -> Router {
+    // The public read API and the signed documents are meant to be fetched from
+    // anywhere, browsers included; nothing there depends on cookies.
+    let open_cors = CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([Method::GET, Method::HEAD, Method::OPTIONS])
+        .allow_headers([header::IF_NONE_MATCH, header::ACCEPT])
+        .expose_headers([header::ETAG])
+        .max_age(Duration::from_secs(3600));
+
+    let public = api::servers::router().layer(open_cors);
+    Router::new()
+        .merge(public)
+        .merge(api::publish::router())
+        .merge(api::publisher::router())
+        .merge(api::admin::router())
+        .merge(api::ops::router())
+        .fallback(api::ops::not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            metrics::track,
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            HeaderName::from_static("cross-origin-opener-policy"),
+            HeaderValue::from_static("same-origin"),
+        ))
+        .with_state(state)
+}
+
+/// Serves `router` on `listener` until `shutdown` resolves, then drains in-flight requests.
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+}

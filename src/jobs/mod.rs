@@ -1,1 +1,362 @@
-//! jobs
+//! Background work: scan jobs claimed with a lease, run by workers in
+//! `gatehouse serve` or `gatehouse worker`.
+//!
+//! A job moves its version `pending → scanning → in_review` (or `scan_failed`
+//! after [`WorkerConfig::max_attempts`] attempts with exponential backoff).
+//! Completing a job is conditional on still holding its lease and the scan row
+//! is unique per job, so a job whose worker died mid-crawl is run again by
+//! another worker and still stores exactly one completed scan.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use chrono::Utc;
+use serde_json::{Value, json};
+use tokio::sync::watch;
+
+use crate::analysis::{self, Category, Finding, Report, ReportServer, RulesConfig, Severity};
+use crate::discovery::{self, CrawlOptions, TransportChoice};
+use crate::registry::lifecycle::Status;
+use crate::snapshot::{Snapshot, Target};
+use crate::storage::audit::{self, AuditEntry};
+use crate::storage::jobs::{self, Job};
+use crate::storage::versions::{self, NewScan, VersionRow};
+use crate::storage::{Db, now, ts};
+
+/// How workers behave.
+#[derive(Debug, Clone)]
+pub struct WorkerConfig {
+    /// Identifies this worker in the `jobs.locked_by` column.
+    pub worker_id: String,
+    /// How long a claim lasts without a heartbeat.
+    pub lease: Duration,
+    /// Attempts before a scan is declared failed.
+    pub max_attempts: i64,
+    /// First retry delay; doubled on every further attempt.
+    pub backoff_base: Duration,
+    /// Sleep between polls of an empty queue.
+    pub poll_interval: Duration,
+    /// Crawl settings (SSRF policy, bounds); headers and transport are set per remote.
+    pub crawl: CrawlOptions,
+    /// Analysis configuration.
+    pub rules: RulesConfig,
+}
+
+impl WorkerConfig {
+    /// Defaults for a process, with a unique worker id.
+    pub fn new(crawl: CrawlOptions, rules: RulesConfig) -> WorkerConfig {
+        WorkerConfig {
+            worker_id: format!("{}-{}", hostname(), &uuid::Uuid::new_v4().to_string()[..8]),
+            lease: Duration::from_secs(120),
+            max_attempts: 3,
+            backoff_base: Duration::from_secs(10),
+            poll_interval: Duration::from_millis(500),
+            crawl,
+            rules,
+        }
+    }
+}
+
+fn hostname() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| format!("pid{}", std::process::id()))
+}
+
+/// What one call of [`run_next`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The queue had nothing due.
+    Idle,
+    /// A job was run (or handed back for retry).
+    Ran,
+}
+
+/// Claims and runs the next due job, if any.
+pub async fn run_next(db: &Db, config: &WorkerConfig) -> anyhow::Result<Outcome> {
+    let lease = chrono::Duration::from_std(config.lease).context("lease")?;
+    let Some(job) = jobs::claim(db, &config.worker_id, lease)
+        .await
+        .context("claiming a job")?
+    else {
+        return Ok(Outcome::Idle);
+    };
+    tracing::info!(job = %job.id, kind = %job.kind, version = %job.version_id, attempt = job.attempts, "job claimed");
+    let version = versions::get_version_by_id(db, &job.version_id)
+        .await?
+        .context("the job's version is gone")?;
+    if let Err(e) = run_scan(db, config, &job, &version).await {
+        tracing::error!(job = %job.id, error = %format!("{e:#}"), "job failed");
+        retry_or_fail(db, config, &job, &version, &format!("{e:#}")).await?;
+    }
+    Ok(Outcome::Ran)
+}
+
+/// Runs jobs until none is due (tests and `gatehouse worker --once`).
+pub async fn run_until_idle(db: &Db, config: &WorkerConfig) -> anyhow::Result<usize> {
+    let mut ran = 0;
+    while run_next(db, config).await? == Outcome::Ran {
+        ran += 1;
+    }
+    Ok(ran)
+}
+
+/// Runs `concurrency` worker loops until `shutdown` turns true; each loop
+/// finishes its current job before stopping.
+pub async fn run_workers(
+    db: Db,
+    config: WorkerConfig,
+    concurrency: usize,
+    shutdown: watch::Receiver<bool>,
+) {
+    let mut handles = Vec::new();
+    for i in 0..concurrency.max(1) {
+        let (db, mut config, mut shutdown) = (db.clone(), config.clone(), shutdown.clone());
+        config.worker_id = format!("{}/{i}", config.worker_id);
+        handles.push(tokio::spawn(async move {
+            loop {
+                if *shutdown.borrow() {
+                    break;
+                }
+                match run_next(&db, &config).await {
+                    Ok(Outcome::Ran) => continue,
+                    Ok(Outcome::Idle) => {}
+                    Err(e) => tracing::error!(error = %format!("{e:#}"), "worker loop error"),
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(config.poll_interval) => {}
+                    _ = shutdown.changed() => {}
+                }
+            }
+        }));
+    }
+    for h in handles {
+        let _ = h.await;
+    }
+    tracing::info!("workers stopped");
+}
+
+/// Crawls (or, for package-only servers, skips crawling), analyses and stores the scan.
+async fn run_scan(
+    db: &Db,
+    config: &WorkerConfig,
+    job: &Job,
+    version: &VersionRow,
+) -> anyhow::Result<()> {
+    if version.status == Status::Pending {
+        let mut tx = db.begin().await?;
+        if versions::set_status(&mut tx, &version.id, Status::Pending, Status::Scanning).await? {
+            audit_transition(
+                &mut tx,
+                version,
+                Status::Pending,
+                Status::Scanning,
+                json!({"job": job.id}),
+            )
+            .await?;
+        }
+        tx.commit().await?;
+    }
+    let started = Utc::now();
+    let clock = Instant::now();
+    let doc: Value = serde_json::from_str(&version.server_json).context("stored server.json")?;
+    let server = ReportServer {
+        name: version.server_name.clone(),
+        version: version.version.clone(),
+    };
+
+    let (snapshot, report) = match pick_remote(&doc) {
+        None => (None, package_only_report(server)),
+        Some((url, transport)) => {
+            let mut options = config.crawl.clone();
+            options.transport = transport;
+            let snapshot = crawl_with_heartbeat(db, config, job, &url, &options).await?;
+            let ctx = crate::review::approved_context(db, &version.server_name).await?;
+            let mut report = analysis::analyze(&snapshot, &ctx, &config.rules);
+            report.server = server;
+            (Some(snapshot), report)
+        }
+    };
+    let snapshot_text = snapshot
+        .as_ref()
+        .map(|s| serde_json::to_string(s).expect("snapshots serialise"));
+    let report_text = serde_json::to_string(&report).expect("reports serialise");
+    let max = report.summary.max_severity.map(|s| s.as_str());
+
+    let mut tx = db.begin().await?;
+    if !jobs::complete(&mut tx, &job.id, &config.worker_id).await? {
+        // Our lease expired and another worker owns the job now; it will store the scan.
+        tracing::warn!(job = %job.id, "lease lost; discarding this run's result");
+        return Ok(());
+    }
+    let stored = versions::insert_scan(
+        &mut tx,
+        NewScan {
+            version_id: &version.id,
+            job_id: Some(&job.id),
+            started_at: &ts(started),
+            duration_ms: clock.elapsed().as_millis() as i64,
+            snapshot: snapshot_text.as_deref(),
+            report: Some(&report_text),
+            max_severity: max,
+            error: None,
+        },
+    )
+    .await?;
+    if stored {
+        let current = versions::get_version_by_id_tx(&mut tx, &version.id)
+            .await?
+            .context("version vanished")?;
+        let to = match current.status {
+            Status::Pending | Status::Scanning => Some(Status::InReview),
+            _ => None,
+        };
+        if let Some(to) = to {
+            versions::set_status(&mut tx, &version.id, current.status, to).await?;
+            audit_transition(
+                &mut tx,
+                version,
+                current.status,
+                to,
+                json!({"job": job.id, "maxSeverity": max}),
+            )
+            .await?;
+        }
+    }
+    tx.commit().await?;
+    tracing::info!(job = %job.id, version = %version.id, findings = report.findings.len(), max_severity = ?max, "scan stored");
+    Ok(())
+}
+
+/// Crawls while renewing the job's lease, so a long crawl is not taken over.
+async fn crawl_with_heartbeat(
+    db: &Db,
+    config: &WorkerConfig,
+    job: &Job,
+    url: &str,
+    options: &CrawlOptions,
+) -> anyhow::Result<Snapshot> {
+    let lease = chrono::Duration::from_std(config.lease)?;
+    let crawl = discovery::crawl(url, options);
+    tokio::pin!(crawl);
+    let mut beat = tokio::time::interval(config.lease / 3);
+    beat.tick().await;
+    loop {
+        tokio::select! {
+            result = &mut crawl => return result.map_err(|e| anyhow::anyhow!("crawl of {url} failed: {e}")),
+            _ = beat.tick() => {
+                if !jobs::extend_lease(db, &job.id, &config.worker_id, lease).await? {
+                    anyhow::bail!("lease lost during the crawl");
+                }
+            }
+        }
+    }
+}
+
+/// The remote to crawl: the first streamable-http one, else the first SSE one.
+/// Remotes whose URL still has `{variables}` need user input and cannot be crawled.
+fn pick_remote(doc: &Value) -> Option<(String, TransportChoice)> {
+    let remotes = doc.get("remotes")?.as_array()?;
+    let usable = |kind: &str| {
+        remotes.iter().find_map(|r| {
+            let url = r.get("url")?.as_str()?;
+            (r.get("type")?.as_str()? == kind && !url.contains('{')).then(|| url.to_string())
+        })
+    };
+    usable("streamable-http")
+        .map(|u| (u, TransportChoice::StreamableHttp))
+        .or_else(|| usable("sse").map(|u| (u, TransportChoice::Sse)))
+}
+
+/// The report of a version that has no crawlable remote.
+fn package_only_report(server: ReportServer) -> Report {
+    Report::new(
+        server,
+        vec![Finding {
+            rule: "GH-SCAN-001".into(),
+            category: Category::Protocol,
+            severity: Severity::Info,
+            target: Target::server(),
+            field: "remotes".into(),
+            message: "The server has no crawlable remote; its packages were not run, so its capabilities are unknown".into(),
+            evidence: String::new(),
+        }],
+    )
+}
+
+async fn retry_or_fail(
+    db: &Db,
+    config: &WorkerConfig,
+    job: &Job,
+    version: &VersionRow,
+    error: &str,
+) -> anyhow::Result<()> {
+    let mut tx = db.begin().await?;
+    if job.attempts < config.max_attempts {
+        let delay = config.backoff_base * 2u32.saturating_pow((job.attempts - 1).max(0) as u32);
+        jobs::retry_later(
+            &mut tx,
+            &job.id,
+            &config.worker_id,
+            chrono::Duration::from_std(delay)?,
+            error,
+        )
+        .await?;
+        tracing::warn!(job = %job.id, attempt = job.attempts, retry_in_s = delay.as_secs_f64(), "scan will be retried");
+    } else if jobs::fail(&mut tx, &job.id, &config.worker_id, error).await? {
+        let started = now();
+        versions::insert_scan(
+            &mut tx,
+            NewScan {
+                version_id: &version.id,
+                job_id: Some(&job.id),
+                started_at: &started,
+                duration_ms: 0,
+                snapshot: None,
+                report: None,
+                max_severity: None,
+                error: Some(error),
+            },
+        )
+        .await?;
+        let current = versions::get_version_by_id_tx(&mut tx, &version.id)
+            .await?
+            .context("version vanished")?;
+        if matches!(current.status, Status::Pending | Status::Scanning) {
+            versions::set_status(&mut tx, &version.id, current.status, Status::ScanFailed).await?;
+            audit_transition(
+                &mut tx,
+                version,
+                current.status,
+                Status::ScanFailed,
+                json!({"job": job.id, "error": error}),
+            )
+            .await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn audit_transition(
+    tx: &mut crate::storage::Tx,
+    v: &VersionRow,
+    from: Status,
+    to: Status,
+    mut detail: Value,
+) -> Result<(), sqlx::Error> {
+    detail["from"] = json!(from.as_str());
+    detail["to"] = json!(to.as_str());
+    audit::append(
+        tx,
+        AuditEntry {
+            actor: "system:worker",
+            action: "version.status",
+            subject: &format!("{}@{}", v.server_name, v.version),
+            version_id: Some(&v.id),
+            detail,
+        },
+    )
+    .await
+}

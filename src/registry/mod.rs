@@ -1,1 +1,8 @@
-//! registry
+//! The registry: the `server.json` model and its validation, namespaces,
+//! credentials, the version lifecycle, and publishing.
+
+pub mod credentials;
+pub mod lifecycle;
+pub mod publish;
+pub mod server_json;
+pub mod versioning;

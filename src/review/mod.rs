@@ -1,1 +1,297 @@
-//! review
+//! Review decisions: approve (all tools or a subset, per audience), reject,
+//! revoke, rescan. The JSON API and the web UI both call [`act`], so the rules
+//! and the audit trail live in one place.
+
+pub mod diff;
+
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::registry::lifecycle::{self, Action, Status};
+use crate::registry::server_json::FieldError;
+use crate::snapshot::Snapshot;
+use crate::storage::audit::{self, AuditEntry};
+use crate::storage::versions::{self, ApprovalRow, VersionRow};
+use crate::storage::{Db, Tx, jobs, now};
+
+/// Body of an approve request.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApproveRequest {
+    /// Tool names to approve; all tools when omitted.
+    pub tools: Option<Vec<String>>,
+    /// Audiences to publish to; `["default"]` when omitted.
+    pub audiences: Option<Vec<String>>,
+    /// Reviewer's note.
+    #[serde(default)]
+    pub note: String,
+    /// Approve although the scan failed.
+    #[serde(default)]
+    pub force: bool,
+}
+
+/// Body of a reject or revoke request.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReasonRequest {
+    /// Why.
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// A decision to apply.
+#[derive(Debug, Clone)]
+pub enum Decision {
+    /// Approve.
+    Approve(ApproveRequest),
+    /// Reject with a reason.
+    Reject(ReasonRequest),
+    /// Revoke with a reason.
+    Revoke(ReasonRequest),
+    /// Scan again.
+    Rescan,
+}
+
+/// Why a decision was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    /// No such version.
+    #[error("no version {0} exists")]
+    NotFound(String),
+    /// Not allowed from the current status.
+    #[error(transparent)]
+    Transition(#[from] lifecycle::TransitionError),
+    /// Bad input.
+    #[error("invalid decision")]
+    Invalid(Vec<FieldError>),
+    /// Someone else changed the version meanwhile.
+    #[error("the version changed while this decision was being made; reload and try again")]
+    Raced,
+    /// Database failure.
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+const MAX_REASON: usize = 2000;
+
+/// Whether an audience name is well formed.
+pub fn valid_audience(a: &str) -> bool {
+    !a.is_empty()
+        && a.len() <= 64
+        && a.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_' | '.'))
+        && a.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+}
+
+/// Applies a decision to `name@version` as `actor`, with its audit row, in one transaction.
+pub async fn act(
+    db: &Db,
+    name: &str,
+    version: &str,
+    actor: &str,
+    decision: Decision,
+) -> Result<VersionRow, ReviewError> {
+    let subject = format!("{name}@{version}");
+    let current = versions::get_version(db, name, version)
+        .await?
+        .ok_or_else(|| ReviewError::NotFound(subject.clone()))?;
+    let action = match &decision {
+        Decision::Approve(req) => Action::Approve { force: req.force },
+        Decision::Reject(_) => Action::Reject,
+        Decision::Revoke(_) => Action::Revoke,
+        Decision::Rescan => Action::Rescan,
+    };
+    let to = lifecycle::transition(current.status, action)?;
+    let mut detail = json!({"from": current.status.as_str(), "to": to.as_str()});
+
+    // Validate before opening the transaction: nothing is written for bad input.
+    let approval = match &decision {
+        Decision::Approve(req) => {
+            let approval = validate_approval(db, &current, req, actor).await?;
+            detail["tools"] = json!(approval.tools);
+            detail["audiences"] = json!(approval.audiences);
+            detail["note"] = json!(approval.note);
+            Some(approval)
+        }
+        Decision::Reject(r) | Decision::Revoke(r) => {
+            let reason = r.reason.trim();
+            if reason.is_empty() || reason.len() > MAX_REASON {
+                return Err(ReviewError::Invalid(vec![FieldError {
+                    pointer: "/reason".into(),
+                    detail: format!("a reason of 1 to {MAX_REASON} characters is required"),
+                }]));
+            }
+            detail["reason"] = json!(reason);
+            None
+        }
+        Decision::Rescan => None,
+    };
+
+    let mut tx = db.begin().await?;
+    if to != current.status
+        && !versions::set_status(&mut tx, &current.id, current.status, to).await?
+    {
+        return Err(ReviewError::Raced);
+    }
+    if let Some(approval) = &approval {
+        versions::upsert_approval(&mut tx, &current.id, approval).await?;
+        record_approved_tools(&mut tx, db, &current, approval).await?;
+    }
+    if matches!(to, Status::Revoked | Status::Rejected)
+        || (to == Status::Pending && current.status == Status::Suspended)
+    {
+        clear_approved_tools(&mut tx, &current.id).await?;
+    }
+    if matches!(decision, Decision::Rescan) {
+        let kind = if to == Status::Approved {
+            jobs::kinds::MONITOR
+        } else {
+            jobs::kinds::SCAN
+        };
+        jobs::enqueue(&mut tx, kind, &current.id).await?;
+    }
+    versions::recompute_latest(&mut tx, &current.server_id).await?;
+    audit::append(
+        &mut tx,
+        AuditEntry {
+            actor,
+            action: &format!("version.{}", action.name()),
+            subject: &subject,
+            version_id: Some(&current.id),
+            detail,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    versions::get_version(db, name, version)
+        .await?
+        .ok_or(ReviewError::NotFound(subject))
+}
+
+/// Checks an approve request against the version's latest snapshot.
+async fn validate_approval(
+    db: &Db,
+    v: &VersionRow,
+    req: &ApproveRequest,
+    actor: &str,
+) -> Result<ApprovalRow, ReviewError> {
+    let mut errors = Vec::new();
+    let audiences = req
+        .audiences
+        .clone()
+        .unwrap_or_else(|| vec!["default".to_string()]);
+    if audiences.is_empty() {
+        errors.push(FieldError {
+            pointer: "/audiences".into(),
+            detail: "name at least one audience".into(),
+        });
+    }
+    for (i, a) in audiences.iter().enumerate() {
+        if !valid_audience(a) {
+            errors.push(FieldError {
+                pointer: format!("/audiences/{i}"),
+                detail: "an audience is 1-64 characters of a-z, 0-9, '-', '_' or '.'".into(),
+            });
+        }
+    }
+    if req.note.len() > MAX_REASON {
+        errors.push(FieldError {
+            pointer: "/note".into(),
+            detail: format!("at most {MAX_REASON} characters"),
+        });
+    }
+    if let Some(tools) = &req.tools {
+        let known = snapshot_of(db, &v.id)
+            .await?
+            .map(|s| s.tools.into_iter().map(|t| t.name).collect::<Vec<_>>());
+        for (i, t) in tools.iter().enumerate() {
+            if !known.as_ref().is_some_and(|k| k.contains(t)) {
+                errors.push(FieldError {
+                    pointer: format!("/tools/{i}"),
+                    detail: format!("the latest scan found no tool named {t:?}"),
+                });
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ReviewError::Invalid(errors));
+    }
+    let mut unique = audiences;
+    unique.sort();
+    unique.dedup();
+    Ok(ApprovalRow {
+        tools: req.tools.clone().map(|mut t| {
+            t.sort();
+            t.dedup();
+            t
+        }),
+        audiences: unique,
+        note: req.note.trim().to_string(),
+        approved_by: actor.to_string(),
+        approved_at: now(),
+    })
+}
+
+/// The snapshot of a version's latest scan, if it has one.
+pub async fn snapshot_of(db: &Db, version_id: &str) -> Result<Option<Snapshot>, sqlx::Error> {
+    Ok(versions::latest_scan(db, version_id)
+        .await?
+        .and_then(|s| s.snapshot)
+        .and_then(|text| serde_json::from_str(&text).ok()))
+}
+
+async fn record_approved_tools(
+    tx: &mut Tx,
+    db: &Db,
+    v: &VersionRow,
+    approval: &ApprovalRow,
+) -> Result<(), sqlx::Error> {
+    clear_approved_tools(tx, &v.id).await?;
+    let names: Vec<String> = match &approval.tools {
+        Some(t) => t.clone(),
+        None => snapshot_of(db, &v.id)
+            .await?
+            .map(|s| s.tools.into_iter().map(|t| t.name).collect())
+            .unwrap_or_default(),
+    };
+    for name in names {
+        sqlx::query("INSERT INTO approved_tools (version_id, server_name, tool_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+            .bind(&v.id)
+            .bind(&v.server_name)
+            .bind(name)
+            .execute(tx.conn())
+            .await?;
+    }
+    Ok(())
+}
+
+async fn clear_approved_tools(tx: &mut Tx, version_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM approved_tools WHERE version_id = $1")
+        .bind(version_id)
+        .execute(tx.conn())
+        .await?;
+    Ok(())
+}
+
+/// Tool names of approved versions, with their server: the analysis context.
+pub async fn approved_context(
+    db: &Db,
+    except_server: &str,
+) -> Result<crate::analysis::Context, sqlx::Error> {
+    use sqlx::Row;
+    let rows = sqlx::query(
+        "SELECT t.tool_name, t.server_name FROM approved_tools t JOIN versions v ON v.id = t.version_id
+         WHERE v.status = 'approved' AND t.server_name <> $1",
+    )
+    .bind(except_server)
+    .fetch_all(db.pool())
+    .await?;
+    let approved_tools: Vec<(String, String)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+    let mut approved_servers: Vec<String> = approved_tools.iter().map(|(_, s)| s.clone()).collect();
+    approved_servers.sort();
+    approved_servers.dedup();
+    Ok(crate::analysis::Context {
+        approved_tools,
+        approved_servers,
+    })
+}

@@ -1,0 +1,160 @@
+//! `gatehouse serve` and `gatehouse worker`: start-up, bootstrap, shutdown.
+
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+use crate::analysis::RulesConfig;
+use crate::config::Config;
+use crate::discovery::{CrawlOptions, NetPolicy};
+use crate::http::{self, AppState};
+use crate::jobs::{self, WorkerConfig};
+use crate::registry::credentials;
+use crate::storage::Db;
+use crate::storage::accounts::{self, Role};
+use crate::storage::audit::{self, AuditEntry};
+
+/// Connects to the configured database (migrating it).
+pub async fn connect(config: &Config) -> anyhow::Result<Db> {
+    Db::connect(&config.database_url()).await
+}
+
+/// Creates the bootstrap `admin` user when there are no users yet.
+pub async fn bootstrap_admin(db: &Db, config: &Config) -> anyhow::Result<()> {
+    if accounts::count_users(db).await? > 0 {
+        return Ok(());
+    }
+    let (password, generated) = match &config.bootstrap_admin_password {
+        Some(p) if !p.is_empty() => (p.clone(), false),
+        _ => (credentials::generate_password(), true),
+    };
+    let mut tx = db.begin().await?;
+    match accounts::insert_user(
+        &mut tx,
+        "admin",
+        &credentials::hash_password(&password),
+        Role::Admin,
+    )
+    .await
+    {
+        Ok(_) => {}
+        // Another process bootstrapped at the same moment.
+        Err(e) if crate::storage::is_unique_violation(&e) => return Ok(()),
+        Err(e) => return Err(e.into()),
+    }
+    audit::append(
+        &mut tx,
+        AuditEntry {
+            actor: "system:bootstrap",
+            action: "user.create",
+            subject: "user:admin",
+            version_id: None,
+            detail: serde_json::json!({"role": "admin"}),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    if generated {
+        // Printed once, on purpose: it is the only way to learn it. It goes to
+        // stderr rather than through the structured log.
+        eprintln!(
+            "\n  Bootstrap admin created: user `admin`, password `{password}`\n  (shown once; set GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD to choose it)\n"
+        );
+    } else {
+        tracing::info!("bootstrap admin `admin` created with the configured password");
+    }
+    Ok(())
+}
+
+/// The worker settings derived from the configuration.
+pub fn worker_config(config: &Config) -> anyhow::Result<WorkerConfig> {
+    let network = NetPolicy::from_config(config.scan_allow_private.as_deref())
+        .map_err(|e| anyhow::anyhow!("GATEHOUSE_SCAN_ALLOW_PRIVATE: {e}"))?;
+    let rules = match &config.rules_file {
+        Some(path) => RulesConfig::load(path)
+            .map_err(|e| anyhow::anyhow!("rules file {}: {e}", path.display()))?,
+        None => RulesConfig::default(),
+    };
+    Ok(WorkerConfig::new(
+        CrawlOptions {
+            network,
+            ..CrawlOptions::default()
+        },
+        rules,
+    ))
+}
+
+/// Resolves on SIGTERM or Ctrl-C.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+    tracing::info!("shutdown requested");
+}
+
+/// Builds the application state.
+pub fn app_state(db: Db, config: &Config) -> anyhow::Result<AppState> {
+    Ok(AppState {
+        db,
+        net: NetPolicy::from_config(config.scan_allow_private.as_deref())
+            .map_err(|e| anyhow::anyhow!("GATEHOUSE_SCAN_ALLOW_PRIVATE: {e}"))?,
+        public_url: config.public_url().into(),
+        metrics: Arc::new(http::metrics::Metrics::new()),
+    })
+}
+
+/// `gatehouse serve`: HTTP plus in-process workers, until SIGTERM/Ctrl-C.
+pub async fn run_serve(config: &Config) -> anyhow::Result<()> {
+    let db = connect(config).await?;
+    bootstrap_admin(&db, config).await?;
+    let state = app_state(db.clone(), config)?;
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("binding {}", config.listen))?;
+    tracing::info!(address = %listener.local_addr()?, public_url = %state.public_url, backend = ?db.backend(), "serving");
+
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let workers = tokio::spawn(jobs::run_workers(
+        db.clone(),
+        worker_config(config)?,
+        config.workers,
+        stop_rx,
+    ));
+    let router = http::router(state);
+    http::serve(listener, router, async move {
+        shutdown_signal().await;
+        let _ = stop_tx.send(true);
+    })
+    .await?;
+    let _ = workers.await;
+    db.close().await;
+    Ok(())
+}
+
+/// `gatehouse worker`: scan workers only.
+pub async fn run_worker(config: &Config) -> anyhow::Result<()> {
+    let db = connect(config).await?;
+    let (stop_tx, stop_rx) = watch::channel(false);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        let _ = stop_tx.send(true);
+    });
+    tracing::info!(backend = ?db.backend(), workers = config.workers, "worker started");
+    jobs::run_workers(db.clone(), worker_config(config)?, config.workers, stop_rx).await;
+    db.close().await;
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! JSON API handlers, one file per resource, each exporting `router()`.
+
+pub mod admin;
+pub mod ops;
+pub mod publish;
+pub mod publisher;
+pub mod servers;
+
+use axum::body::Bytes;
+use axum::http::HeaderMap;
+use axum::http::header::CONTENT_TYPE;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::error::AppError;
+use crate::storage::versions::VersionRow;
+
+/// Whether a request declares a JSON body (`application/json` or `application/*+json`).
+pub fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .is_some_and(|m| {
+            m == "application/json" || (m.starts_with("application/") && m.ends_with("+json"))
+        })
+}
+
+/// Parses an optional JSON body into `T` with problem+json errors (empty body = `T::default()`).
+pub fn parse_body<T: DeserializeOwned + Default>(
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> Result<T, AppError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    if !is_json(headers) {
+        return Err(AppError::UnsupportedMediaType(
+            "send the body as application/json".into(),
+        ));
+    }
+    serde_json::from_slice(body)
+        .map_err(|e| AppError::BadRequest(format!("invalid JSON body: {e}")))
+}
+
+/// The official `ServerResponse` shape: the server.json verbatim plus registry metadata.
+pub fn server_response(v: &VersionRow, extra_meta: Option<(&str, Value)>) -> Value {
+    let mut meta = serde_json::Map::new();
+    meta.insert(
+        "io.modelcontextprotocol.registry/official".into(),
+        official_meta(v),
+    );
+    if let Some((k, val)) = extra_meta {
+        meta.insert(k.into(), val);
+    }
+    let server: Value = serde_json::from_str(&v.server_json).unwrap_or(Value::Null);
+    serde_json::json!({"server": server, "_meta": meta})
+}
+
+/// `_meta."io.modelcontextprotocol.registry/official"` of a version.
+pub fn official_meta(v: &VersionRow) -> Value {
+    serde_json::json!({
+        "status": "active",
+        "publishedAt": v.published_at,
+        "updatedAt": v.updated_at,
+        "isLatest": v.is_latest,
+    })
+}
+
+/// Serialisation of a `ServerResponse` that embeds the stored server.json
+/// without re-parsing it (the hot path of the public list).
+#[derive(serde::Serialize)]
+pub struct RawServerResponse<'a> {
+    server: &'a RawValue,
+    #[serde(rename = "_meta")]
+    meta: RawMeta<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct RawMeta<'a> {
+    #[serde(rename = "io.modelcontextprotocol.registry/official")]
+    official: OfficialMeta<'a>,
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OfficialMeta<'a> {
+    status: &'static str,
+    published_at: &'a str,
+    updated_at: &'a str,
+    is_latest: bool,
+}
+
+impl<'a> RawServerResponse<'a> {
+    /// Borrows a stored version; `None` if its stored JSON is somehow not JSON.
+    pub fn of(v: &'a VersionRow) -> Option<Self> {
+        let server: &RawValue = serde_json::from_str(&v.server_json).ok()?;
+        Some(RawServerResponse {
+            server,
+            meta: RawMeta {
+                official: OfficialMeta {
+                    status: "active",
+                    published_at: &v.published_at,
+                    updated_at: &v.updated_at,
+                    is_latest: v.is_latest,
+                },
+            },
+        })
+    }
+}

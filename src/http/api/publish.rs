@@ -1,0 +1,67 @@
+//! `POST /v0/publish`: the official registry's publish endpoint.
+
+use axum::extract::{Request, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use serde_json::json;
+
+use crate::http::AppState;
+use crate::http::auth::Principal;
+use crate::http::error::AppError;
+use crate::registry::publish;
+
+/// Largest accepted server.json.
+pub const MAX_BODY: usize = 256 * 1024;
+
+/// Routes of the publish API.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/v0/publish", post(publish_server))
+}
+
+/// Validates and stores a server.json; 201 with the official entry shape.
+pub async fn publish_server(
+    State(state): State<AppState>,
+    principal: Principal,
+    request: Request,
+) -> Result<Response, AppError> {
+    let publisher = principal.require_publisher()?.clone();
+    if !super::is_json(request.headers()) {
+        return Err(AppError::UnsupportedMediaType(
+            "a server.json must be sent as application/json".into(),
+        ));
+    }
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY) {
+        return Err(AppError::PayloadTooLarge(MAX_BODY));
+    }
+    // The limit is enforced while reading too, for bodies without a length.
+    let body = axum::body::to_bytes(request.into_body(), MAX_BODY)
+        .await
+        .map_err(|_| AppError::PayloadTooLarge(MAX_BODY))?;
+    let row = publish::publish(&state.db, &state.net, &publisher, &body).await?;
+    let location = format!(
+        "{}/api/v1/publisher/servers/{}/versions/{}",
+        state.public_url,
+        percent_encoding::utf8_percent_encode(&row.server_name, percent_encoding::NON_ALPHANUMERIC),
+        percent_encoding::utf8_percent_encode(&row.version, percent_encoding::NON_ALPHANUMERIC)
+    );
+    let body = super::server_response(
+        &row,
+        Some((
+            "io.gatehouse/review",
+            json!({"status": row.status.as_str()}),
+        )),
+    );
+    Ok((
+        StatusCode::CREATED,
+        [(header::LOCATION, location)],
+        Json(body),
+    )
+        .into_response())
+}

@@ -1,0 +1,186 @@
+//! The version lifecycle (DESIGN.md §3) and the transitions each action may make.
+//!
+//! ```text
+//! pending → scanning → in_review → approved | rejected
+//! scanning → scan_failed            (after retries; can be rescanned)
+//! approved → suspended              (drift or unreachable) → approved after re-review
+//! approved | suspended → revoked    (final)
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+/// Where a version is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Published, waiting for a scan.
+    Pending,
+    /// A worker is crawling it.
+    Scanning,
+    /// Scanned; waiting for a reviewer.
+    InReview,
+    /// Approved: in the allowlist and the public read API.
+    Approved,
+    /// Rejected by a reviewer.
+    Rejected,
+    /// The scan failed after its retries.
+    ScanFailed,
+    /// Drifted from its pins or became unreachable; out of the allowlist until re-reviewed.
+    Suspended,
+    /// Withdrawn for good; listed under `revoked` in the allowlist.
+    Revoked,
+}
+
+impl Status {
+    /// Every status, in lifecycle order.
+    pub const ALL: [Status; 8] = [
+        Status::Pending,
+        Status::Scanning,
+        Status::InReview,
+        Status::Approved,
+        Status::Rejected,
+        Status::ScanFailed,
+        Status::Suspended,
+        Status::Revoked,
+    ];
+
+    /// Stored and wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pending => "pending",
+            Status::Scanning => "scanning",
+            Status::InReview => "in_review",
+            Status::Approved => "approved",
+            Status::Rejected => "rejected",
+            Status::ScanFailed => "scan_failed",
+            Status::Suspended => "suspended",
+            Status::Revoked => "revoked",
+        }
+    }
+
+    /// Parses a stored name.
+    pub fn parse(s: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+
+    /// Statuses that wait for a reviewer (the queue).
+    pub const AWAITING_REVIEW: [Status; 3] =
+        [Status::InReview, Status::ScanFailed, Status::Suspended];
+}
+
+/// A reviewer's or the system's action on a version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Approve (optionally forced past a failed scan).
+    Approve {
+        /// Allow approving a version whose scan failed.
+        force: bool,
+    },
+    /// Reject with a reason.
+    Reject,
+    /// Revoke for good.
+    Revoke,
+    /// Queue a new scan.
+    Rescan,
+}
+
+impl Action {
+    /// The audit name of the action.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Approve { .. } => "approve",
+            Action::Reject => "reject",
+            Action::Revoke => "revoke",
+            Action::Rescan => "rescan",
+        }
+    }
+}
+
+/// Why an action is not allowed now.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot {action} a version that is {from}{hint}")]
+pub struct TransitionError {
+    /// Action attempted.
+    pub action: &'static str,
+    /// Current status.
+    pub from: &'static str,
+    /// How to proceed, if there is a way.
+    pub hint: &'static str,
+}
+
+/// The status an action leads to from `from`, or why it may not happen.
+pub fn transition(from: Status, action: Action) -> Result<Status, TransitionError> {
+    use Status::*;
+    let to = match (action, from) {
+        (Action::Approve { .. }, InReview | Suspended) => Some(Approved),
+        (Action::Approve { force: true }, ScanFailed) => Some(Approved),
+        (Action::Reject, Pending | Scanning | InReview | ScanFailed | Suspended) => Some(Rejected),
+        (Action::Revoke, Approved | Suspended) => Some(Revoked),
+        (Action::Rescan, InReview | ScanFailed | Suspended | Rejected | Approved) => {
+            Some(if from == Approved { Approved } else { Pending })
+        }
+        _ => None,
+    };
+    to.ok_or(TransitionError {
+        action: action.name(),
+        from: from.as_str(),
+        hint: match (action, from) {
+            (Action::Approve { force: false }, ScanFailed) => {
+                " (pass \"force\": true to approve without a scan)"
+            }
+            (Action::Approve { .. }, Pending | Scanning) => " (wait for its scan to finish)",
+            _ => "",
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn approve_needs_a_finished_scan_or_force() {
+        assert_eq!(
+            transition(Status::InReview, Action::Approve { force: false }),
+            Ok(Status::Approved)
+        );
+        assert!(transition(Status::Pending, Action::Approve { force: false }).is_err());
+        assert!(transition(Status::ScanFailed, Action::Approve { force: false }).is_err());
+        assert_eq!(
+            transition(Status::ScanFailed, Action::Approve { force: true }),
+            Ok(Status::Approved)
+        );
+    }
+
+    #[test]
+    fn revoked_is_final() {
+        for action in [
+            Action::Approve { force: true },
+            Action::Reject,
+            Action::Revoke,
+            Action::Rescan,
+        ] {
+            assert!(transition(Status::Revoked, action).is_err());
+        }
+    }
+
+    #[test]
+    fn only_approved_or_suspended_versions_can_be_revoked() {
+        assert_eq!(
+            transition(Status::Approved, Action::Revoke),
+            Ok(Status::Revoked)
+        );
+        assert_eq!(
+            transition(Status::Suspended, Action::Revoke),
+            Ok(Status::Revoked)
+        );
+        assert!(transition(Status::InReview, Action::Revoke).is_err());
+    }
+
+    #[test]
+    fn statuses_round_trip_their_names() {
+        for s in Status::ALL {
+            assert_eq!(Status::parse(s.as_str()), Some(s));
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Publishing a `server.json` (`POST /v0/publish`): validate, store the version
+//! as `pending`, enqueue its scan and write the audit row — all in one
+//! transaction, so a refused or failed publish stores nothing.
+
+use serde_json::{Value, json};
+
+use super::server_json::{self, FieldError};
+use crate::discovery::NetPolicy;
+use crate::storage::accounts::Publisher;
+use crate::storage::audit::{self, AuditEntry};
+use crate::storage::versions::{self, VersionRow};
+use crate::storage::{Db, is_unique_violation, jobs};
+
+/// Why a publish was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    /// The body is not JSON.
+    #[error("the body is not valid JSON: {0}")]
+    InvalidJson(String),
+    /// The document breaks the schema or the registry's rules.
+    #[error("the server.json is invalid")]
+    Invalid(Vec<FieldError>),
+    /// The name is outside the publisher's namespaces, or the server belongs to another publisher.
+    #[error("{0}")]
+    Forbidden(String),
+    /// This version already exists.
+    #[error("version {version} of {name} is already published; published versions are immutable")]
+    DuplicateVersion {
+        /// Server name.
+        name: String,
+        /// Version.
+        version: String,
+    },
+    /// A remote URL belongs to another server.
+    #[error("the remote URL {url} is already used by server {owner}")]
+    RemoteTaken {
+        /// The URL.
+        url: String,
+        /// The server that owns it.
+        owner: String,
+    },
+    /// The database failed.
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+/// Validates and stores a submitted `server.json` for `publisher`.
+pub async fn publish(
+    db: &Db,
+    net: &NetPolicy,
+    publisher: &Publisher,
+    body: &[u8],
+) -> Result<VersionRow, PublishError> {
+    let text = std::str::from_utf8(body)
+        .map_err(|_| PublishError::InvalidJson("the body is not UTF-8".into()))?;
+    let doc: Value =
+        serde_json::from_str(text).map_err(|e| PublishError::InvalidJson(e.to_string()))?;
+    if !doc.is_object() {
+        return Err(PublishError::Invalid(vec![FieldError {
+            pointer: String::new(),
+            detail: "a server.json is a JSON object".into(),
+        }]));
+    }
+    let schema_errors = server_json::schema_errors(&doc);
+    if !schema_errors.is_empty() {
+        return Err(PublishError::Invalid(schema_errors));
+    }
+    let name = doc["name"].as_str().unwrap_or_default().to_string();
+    let version = doc["version"].as_str().unwrap_or_default().to_string();
+    let ns = server_json::namespace(&name);
+    if !publisher
+        .namespaces
+        .iter()
+        .any(|p| server_json::namespace_allowed(ns, p))
+    {
+        return Err(PublishError::Forbidden(format!(
+            "the namespace {ns:?} is not one of this publisher's namespaces ({})",
+            publisher.namespaces.join(", ")
+        )));
+    }
+    let rule_errors = server_json::registry_rule_errors(&doc, net);
+    if !rule_errors.is_empty() {
+        return Err(PublishError::Invalid(rule_errors));
+    }
+    let remotes = server_json::remote_urls(&doc);
+
+    // Two publishes of a new server can race to create it; the loser's unique
+    // violation aborts its transaction, and one retry then finds the server.
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        match store(db, publisher, &name, &version, text, &remotes).await {
+            Err(PublishError::Db(e)) if attempt < 3 && is_unique_violation(&e) => continue,
+            other => return other,
+        }
+    }
+}
+
+async fn store(
+    db: &Db,
+    publisher: &Publisher,
+    name: &str,
+    version: &str,
+    text: &str,
+    remotes: &[String],
+) -> Result<VersionRow, PublishError> {
+    let mut tx = db.begin().await?;
+    let server_id = match versions::find_server(&mut tx, name).await? {
+        Some((id, owner)) if owner == publisher.id => id,
+        Some(_) => {
+            return Err(PublishError::Forbidden(format!(
+                "the server {name} belongs to another publisher"
+            )));
+        }
+        None => versions::insert_server(&mut tx, name, &publisher.id).await?,
+    };
+    for url in remotes {
+        if let Some((owner_id, owner_name)) = versions::remote_owner(&mut tx, url).await? {
+            if owner_id != server_id {
+                return Err(PublishError::RemoteTaken {
+                    url: url.clone(),
+                    owner: owner_name,
+                });
+            }
+        }
+    }
+    let row = match versions::insert_version(&mut tx, &server_id, name, version, text).await {
+        Ok(row) => row,
+        // The server row is ours at this point, so a unique violation is the (name, version) key.
+        Err(e) if is_unique_violation(&e) => {
+            return Err(PublishError::DuplicateVersion {
+                name: name.into(),
+                version: version.into(),
+            });
+        }
+        Err(e) => return Err(e.into()),
+    };
+    for url in remotes {
+        versions::claim_remote(&mut tx, url, &server_id).await?;
+    }
+    jobs::enqueue(&mut tx, jobs::kinds::SCAN, &row.id).await?;
+    audit::append(
+        &mut tx,
+        AuditEntry {
+            actor: &format!("publisher:{}", publisher.name),
+            action: "version.publish",
+            subject: &format!("{name}@{version}"),
+            version_id: Some(&row.id),
+            detail: json!({"status": "pending"}),
+        },
+    )
+    .await?;
+    tx.commit().await.map_err(|e| {
+        if is_unique_violation(&e) {
+            PublishError::DuplicateVersion {
+                name: name.into(),
+                version: version.into(),
+            }
+        } else {
+            e.into()
+        }
+    })?;
+    Ok(row)
+}

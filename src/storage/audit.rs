@@ -1,0 +1,96 @@
+//! The append-only audit log. Rows are written with the transaction of the
+//! change they record, so a change and its audit row commit or fail together.
+
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::Row;
+
+use super::{Db, Tx, now};
+
+/// One audit entry to write.
+pub struct AuditEntry<'a> {
+    /// Who acted: `user:NAME`, `token:LABEL`, `publisher:NAME`, `system:worker`, …
+    pub actor: &'a str,
+    /// What happened: `version.publish`, `version.approve`, …
+    pub action: &'a str,
+    /// What it happened to (`name@version`, `publisher:NAME`, …).
+    pub subject: &'a str,
+    /// The version concerned, if any.
+    pub version_id: Option<&'a str>,
+    /// Structured detail.
+    pub detail: Value,
+}
+
+/// Appends an entry within `tx`.
+pub async fn append(tx: &mut Tx, entry: AuditEntry<'_>) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO audit_log (at, actor, action, subject, version_id, detail) VALUES ($1, $2, $3, $4, $5, $6)")
+        .bind(now())
+        .bind(entry.actor)
+        .bind(entry.action)
+        .bind(entry.subject)
+        .bind(entry.version_id)
+        .bind(entry.detail.to_string())
+        .execute(tx.conn())
+        .await?;
+    Ok(())
+}
+
+/// A stored audit row.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditRow {
+    /// Monotonic id (newest is highest).
+    pub id: i64,
+    /// When.
+    pub at: String,
+    /// Who.
+    pub actor: String,
+    /// What.
+    pub action: String,
+    /// On what.
+    pub subject: String,
+    /// Structured detail.
+    pub detail: Value,
+}
+
+/// Filters for reading the log.
+#[derive(Debug, Clone, Default)]
+pub struct AuditFilter {
+    /// Only rows with an id below this (paging cursor).
+    pub before_id: Option<i64>,
+    /// Exact action.
+    pub action: Option<String>,
+    /// Substring of the actor.
+    pub actor: Option<String>,
+    /// Substring of the subject.
+    pub subject: Option<String>,
+}
+
+/// Reads the log newest first.
+pub async fn list(db: &Db, filter: &AuditFilter, limit: i64) -> Result<Vec<AuditRow>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT id, at, actor, action, subject, detail FROM audit_log
+         WHERE ($1 IS NULL OR id < $1)
+           AND ($2 IS NULL OR action = $2)
+           AND ($3 IS NULL OR actor LIKE '%' || $3 || '%')
+           AND ($4 IS NULL OR subject LIKE '%' || $4 || '%')
+         ORDER BY id DESC LIMIT $5",
+    )
+    .bind(filter.before_id)
+    .bind(filter.action.as_deref())
+    .bind(filter.actor.as_deref())
+    .bind(filter.subject.as_deref())
+    .bind(limit)
+    .fetch_all(db.pool())
+    .await?;
+    Ok(rows
+        .iter()
+        .map(|r| AuditRow {
+            id: r.get(0),
+            at: r.get(1),
+            actor: r.get(2),
+            action: r.get(3),
+            subject: r.get(4),
+            detail: serde_json::from_str(&r.get::<String, _>(5)).unwrap_or(Value::Null),
+        })
+        .collect())
+}

@@ -1,0 +1,580 @@
+//! Servers, versions, remotes, scans and approvals.
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::{Db, Tx, new_id, now};
+use crate::registry::lifecycle::Status;
+use crate::registry::versioning;
+
+/// A stored version of a server.
+#[derive(Debug, Clone)]
+pub struct VersionRow {
+    /// Row id.
+    pub id: String,
+    /// Owning server row id.
+    pub server_id: String,
+    /// Server name (`com.example/weather`).
+    pub server_name: String,
+    /// Version string as published.
+    pub version: String,
+    /// The submitted server.json, verbatim.
+    pub server_json: String,
+    /// Lifecycle status.
+    pub status: Status,
+    /// Maximum severity of the latest scan's findings.
+    pub max_severity: Option<String>,
+    /// Latest approved version of its server.
+    pub is_latest: bool,
+    /// When it was published.
+    pub published_at: String,
+    /// When its status last changed.
+    pub updated_at: String,
+    /// When it was (last) approved.
+    pub approved_at: Option<String>,
+}
+
+const VERSION_COLUMNS: &str = "v.id, v.server_id, v.server_name, v.version, v.server_json, v.status, v.max_severity, v.is_latest, v.published_at, v.updated_at, v.approved_at";
+
+fn version_from_row(r: &AnyRow) -> VersionRow {
+    VersionRow {
+        id: r.get(0),
+        server_id: r.get(1),
+        server_name: r.get(2),
+        version: r.get(3),
+        server_json: r.get(4),
+        status: Status::parse(&r.get::<String, _>(5)).unwrap_or(Status::Pending),
+        max_severity: r.get(6),
+        is_latest: r.get::<i64, _>(7) != 0,
+        published_at: r.get(8),
+        updated_at: r.get(9),
+        approved_at: r.get(10),
+    }
+}
+
+/// Finds a server by name: `(id, publisher_id)`.
+pub async fn find_server(tx: &mut Tx, name: &str) -> Result<Option<(String, String)>, sqlx::Error> {
+    let row = sqlx::query("SELECT id, publisher_id FROM servers WHERE name = $1")
+        .bind(name)
+        .fetch_optional(tx.conn())
+        .await?;
+    Ok(row.map(|r| (r.get(0), r.get(1))))
+}
+
+/// Creates a server owned by a publisher; returns its id.
+pub async fn insert_server(
+    tx: &mut Tx,
+    name: &str,
+    publisher_id: &str,
+) -> Result<String, sqlx::Error> {
+    let id = new_id();
+    let at = now();
+    sqlx::query("INSERT INTO servers (id, name, publisher_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)")
+        .bind(&id)
+        .bind(name)
+        .bind(publisher_id)
+        .bind(&at)
+        .execute(tx.conn())
+        .await?;
+    Ok(id)
+}
+
+/// The name of the server a remote URL belongs to, if any.
+pub async fn remote_owner(tx: &mut Tx, url: &str) -> Result<Option<(String, String)>, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT s.id, s.name FROM server_remotes r JOIN servers s ON s.id = r.server_id WHERE r.url = $1",
+    )
+    .bind(url)
+    .fetch_optional(tx.conn())
+    .await?;
+    Ok(row.map(|r| (r.get(0), r.get(1))))
+}
+
+/// Records that a remote URL belongs to a server (no-op when it already does).
+pub async fn claim_remote(tx: &mut Tx, url: &str, server_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO server_remotes (url, server_id) VALUES ($1, $2) ON CONFLICT (url) DO NOTHING",
+    )
+    .bind(url)
+    .bind(server_id)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
+/// Inserts a new version in `pending`.
+pub async fn insert_version(
+    tx: &mut Tx,
+    server_id: &str,
+    server_name: &str,
+    version: &str,
+    server_json: &str,
+) -> Result<VersionRow, sqlx::Error> {
+    let id = new_id();
+    let at = now();
+    sqlx::query(
+        "INSERT INTO versions (id, server_id, server_name, version, server_json, status, is_latest, published_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $7)",
+    )
+    .bind(&id)
+    .bind(server_id)
+    .bind(server_name)
+    .bind(version)
+    .bind(server_json)
+    .bind(Status::Pending.as_str())
+    .bind(&at)
+    .execute(tx.conn())
+    .await?;
+    sqlx::query("UPDATE servers SET updated_at = $1 WHERE id = $2")
+        .bind(&at)
+        .bind(server_id)
+        .execute(tx.conn())
+        .await?;
+    Ok(VersionRow {
+        id,
+        server_id: server_id.into(),
+        server_name: server_name.into(),
+        version: version.into(),
+        server_json: server_json.into(),
+        status: Status::Pending,
+        max_severity: None,
+        is_latest: false,
+        published_at: at.clone(),
+        updated_at: at,
+        approved_at: None,
+    })
+}
+
+/// Loads a version by server name and version.
+pub async fn get_version(
+    db: &Db,
+    name: &str,
+    version: &str,
+) -> Result<Option<VersionRow>, sqlx::Error> {
+    let sql = format!(
+        "SELECT {VERSION_COLUMNS} FROM versions v WHERE v.server_name = $1 AND v.version = $2"
+    );
+    let row = sqlx::query(&sql)
+        .bind(name)
+        .bind(version)
+        .fetch_optional(db.pool())
+        .await?;
+    Ok(row.as_ref().map(version_from_row))
+}
+
+/// Loads a version by id inside a transaction (for a consistent read-modify-write).
+pub async fn get_version_by_id_tx(
+    tx: &mut Tx,
+    id: &str,
+) -> Result<Option<VersionRow>, sqlx::Error> {
+    let sql = format!("SELECT {VERSION_COLUMNS} FROM versions v WHERE v.id = $1");
+    let row = sqlx::query(&sql).bind(id).fetch_optional(tx.conn()).await?;
+    Ok(row.as_ref().map(version_from_row))
+}
+
+/// Loads a version by id.
+pub async fn get_version_by_id(db: &Db, id: &str) -> Result<Option<VersionRow>, sqlx::Error> {
+    let sql = format!("SELECT {VERSION_COLUMNS} FROM versions v WHERE v.id = $1");
+    let row = sqlx::query(&sql).bind(id).fetch_optional(db.pool()).await?;
+    Ok(row.as_ref().map(version_from_row))
+}
+
+/// Moves a version to `to` if it is currently `from`; returns whether it moved.
+/// The conditional update makes concurrent transitions safe: only one wins.
+pub async fn set_status(
+    tx: &mut Tx,
+    id: &str,
+    from: Status,
+    to: Status,
+) -> Result<bool, sqlx::Error> {
+    let at = now();
+    let approved_at = (to == Status::Approved).then(|| at.clone());
+    let done = sqlx::query(
+        "UPDATE versions SET status = $1, updated_at = $2, approved_at = COALESCE($3, approved_at)
+         WHERE id = $4 AND status = $5",
+    )
+    .bind(to.as_str())
+    .bind(&at)
+    .bind(approved_at)
+    .bind(id)
+    .bind(from.as_str())
+    .execute(tx.conn())
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Recomputes `is_latest` among a server's approved versions (official registry rules).
+pub async fn recompute_latest(tx: &mut Tx, server_id: &str) -> Result<(), sqlx::Error> {
+    let rows = sqlx::query("SELECT id, version, published_at, is_latest FROM versions WHERE server_id = $1 AND status = $2")
+        .bind(server_id)
+        .bind(Status::Approved.as_str())
+        .fetch_all(tx.conn())
+        .await?;
+    let pairs: Vec<(String, String)> = rows.iter().map(|r| (r.get(1), r.get(2))).collect();
+    let latest_id: Option<String> = versioning::latest_index(&pairs).map(|i| rows[i].get(0));
+    let current: Option<String> = rows
+        .iter()
+        .find(|r| r.get::<i64, _>(3) != 0)
+        .map(|r| r.get(0));
+    // Any version outside the approved set must not be flagged either.
+    let stale = sqlx::query(
+        "SELECT COUNT(*) FROM versions WHERE server_id = $1 AND is_latest = 1 AND status <> $2",
+    )
+    .bind(server_id)
+    .bind(Status::Approved.as_str())
+    .fetch_one(tx.conn())
+    .await?
+    .get::<i64, _>(0);
+    if latest_id == current && stale == 0 {
+        return Ok(());
+    }
+    let at = now();
+    sqlx::query(
+        "UPDATE versions SET is_latest = 0, updated_at = $2 WHERE server_id = $1 AND is_latest = 1",
+    )
+    .bind(server_id)
+    .bind(&at)
+    .execute(tx.conn())
+    .await?;
+    if let Some(id) = latest_id {
+        sqlx::query("UPDATE versions SET is_latest = 1, updated_at = $2 WHERE id = $1")
+            .bind(id)
+            .bind(&at)
+            .execute(tx.conn())
+            .await?;
+    }
+    Ok(())
+}
+
+/// Query of the public read API.
+#[derive(Debug, Clone, Default)]
+pub struct PublicQuery {
+    /// Keyset cursor: the last `(server_name, version)` already returned.
+    pub after: Option<(String, String)>,
+    /// Page size.
+    pub limit: i64,
+    /// Case-insensitive substring of the name.
+    pub search: Option<String>,
+    /// Only versions updated at or after this timestamp.
+    pub updated_since: Option<String>,
+    /// Only the latest version of each server.
+    pub latest_only: bool,
+    /// Only this exact version.
+    pub exact_version: Option<String>,
+    /// Only this server.
+    pub server_name: Option<String>,
+}
+
+/// Approved versions, ordered by `(server_name, version)` — a keyset order, so a
+/// cursor walk returns each row once even while rows are added.
+pub async fn list_approved(db: &Db, q: &PublicQuery) -> Result<Vec<VersionRow>, sqlx::Error> {
+    let (after_name, after_version) = match &q.after {
+        Some((n, v)) => (Some(n.as_str()), Some(v.as_str())),
+        None => (None, None),
+    };
+    let search = q
+        .search
+        .as_ref()
+        .map(|s| format!("%{}%", escape_like(&s.to_lowercase())));
+    let sql = format!(
+        "SELECT {VERSION_COLUMNS} FROM versions v
+         WHERE v.status = 'approved'
+           AND ($1 IS NULL OR v.server_name > $1 OR (v.server_name = $1 AND v.version > $2))
+           AND ($3 IS NULL OR LOWER(v.server_name) LIKE $3 ESCAPE '\\')
+           AND ($4 IS NULL OR v.updated_at >= $4)
+           AND ($5 = 0 OR v.is_latest = 1)
+           AND ($6 IS NULL OR v.version = $6)
+           AND ($7 IS NULL OR v.server_name = $7)
+         ORDER BY v.server_name, v.version
+         LIMIT $8"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(after_name)
+        .bind(after_version)
+        .bind(search)
+        .bind(q.updated_since.as_deref())
+        .bind(i64::from(q.latest_only))
+        .bind(q.exact_version.as_deref())
+        .bind(q.server_name.as_deref())
+        .bind(q.limit)
+        .fetch_all(db.pool())
+        .await?;
+    Ok(rows.iter().map(version_from_row).collect())
+}
+
+/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
+fn escape_like(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Filters for the review queue and server lists.
+#[derive(Debug, Clone, Default)]
+pub struct VersionFilter {
+    /// Only these statuses (all when empty).
+    pub statuses: Vec<Status>,
+    /// Only this publisher's servers.
+    pub publisher_id: Option<String>,
+    /// Case-insensitive substring of the name.
+    pub search: Option<String>,
+    /// Only versions whose max severity is one of these.
+    pub severities: Vec<String>,
+    /// Sort key: `age` (oldest first, the default), `newest`, `severity`, `name`.
+    pub sort: Option<String>,
+    /// Page offset.
+    pub offset: i64,
+    /// Page size.
+    pub limit: i64,
+}
+
+/// Versions matching a filter, with the total count (for paging).
+pub async fn list_versions(
+    db: &Db,
+    f: &VersionFilter,
+) -> Result<(Vec<VersionRow>, i64), sqlx::Error> {
+    // Status and severity sets are closed vocabularies, so they are inlined as
+    // literals from our own enum values; every user-supplied value is bound.
+    let mut where_sql = String::from("WHERE 1 = 1");
+    if !f.statuses.is_empty() {
+        let list: Vec<String> = f
+            .statuses
+            .iter()
+            .map(|s| format!("'{}'", s.as_str()))
+            .collect();
+        where_sql.push_str(&format!(" AND v.status IN ({})", list.join(", ")));
+    }
+    let severities: Vec<&str> = f
+        .severities
+        .iter()
+        .filter_map(|s| crate::analysis::Severity::parse(s).map(|s| s.as_str()))
+        .collect();
+    if !severities.is_empty() {
+        let list: Vec<String> = severities.iter().map(|s| format!("'{s}'")).collect();
+        where_sql.push_str(&format!(" AND v.max_severity IN ({})", list.join(", ")));
+    }
+    where_sql.push_str(" AND ($1 IS NULL OR s.publisher_id = $1) AND ($2 IS NULL OR LOWER(v.server_name) LIKE $2 ESCAPE '\\')");
+    let order = match f.sort.as_deref() {
+        Some("newest") => "v.updated_at DESC, v.id",
+        Some("name") => "v.server_name, v.version",
+        Some("severity") => {
+            "CASE v.max_severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 WHEN 'info' THEN 4 ELSE 5 END, v.updated_at, v.id"
+        }
+        _ => "v.updated_at, v.id",
+    };
+    let search = f
+        .search
+        .as_ref()
+        .filter(|s| !s.is_empty())
+        .map(|s| format!("%{}%", escape_like(&s.to_lowercase())));
+    let sql = format!(
+        "SELECT {VERSION_COLUMNS} FROM versions v JOIN servers s ON s.id = v.server_id {where_sql} ORDER BY {order} LIMIT $3 OFFSET $4"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(f.publisher_id.as_deref())
+        .bind(search.as_deref())
+        .bind(f.limit)
+        .bind(f.offset)
+        .fetch_all(db.pool())
+        .await?;
+    let count_sql =
+        format!("SELECT COUNT(*) FROM versions v JOIN servers s ON s.id = v.server_id {where_sql}");
+    let total = sqlx::query(&count_sql)
+        .bind(f.publisher_id.as_deref())
+        .bind(search.as_deref())
+        .fetch_one(db.pool())
+        .await?
+        .get::<i64, _>(0);
+    Ok((rows.iter().map(version_from_row).collect(), total))
+}
+
+/// Number of versions per status.
+pub async fn count_by_status(db: &Db) -> Result<Vec<(Status, i64)>, sqlx::Error> {
+    let rows = sqlx::query("SELECT status, COUNT(*) FROM versions GROUP BY status")
+        .fetch_all(db.pool())
+        .await?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| Some((Status::parse(&r.get::<String, _>(0))?, r.get::<i64, _>(1))))
+        .collect())
+}
+
+/// The most recent version of the same server approved before (for diffs).
+pub async fn last_approved_before(
+    db: &Db,
+    v: &VersionRow,
+) -> Result<Option<VersionRow>, sqlx::Error> {
+    let sql = format!(
+        "SELECT {VERSION_COLUMNS} FROM versions v WHERE v.server_id = $1 AND v.id <> $2 AND v.approved_at IS NOT NULL
+         ORDER BY v.approved_at DESC LIMIT 1"
+    );
+    let row = sqlx::query(&sql)
+        .bind(&v.server_id)
+        .bind(&v.id)
+        .fetch_optional(db.pool())
+        .await?;
+    Ok(row.as_ref().map(version_from_row))
+}
+
+/// A stored scan.
+#[derive(Debug, Clone)]
+pub struct ScanRow {
+    /// Row id.
+    pub id: String,
+    /// When it started.
+    pub started_at: String,
+    /// When it finished.
+    pub finished_at: String,
+    /// Wall time.
+    pub duration_ms: i64,
+    /// The Snapshot JSON, when the crawl produced one.
+    pub snapshot: Option<String>,
+    /// The Report JSON.
+    pub report: Option<String>,
+    /// Max severity of the report.
+    pub max_severity: Option<String>,
+    /// Why the scan failed, when it did.
+    pub error: Option<String>,
+}
+
+/// The latest completed scan of a version.
+pub async fn latest_scan(db: &Db, version_id: &str) -> Result<Option<ScanRow>, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT id, started_at, finished_at, duration_ms, snapshot, report, max_severity, error FROM scans
+         WHERE version_id = $1 ORDER BY finished_at DESC LIMIT 1",
+    )
+    .bind(version_id)
+    .fetch_optional(db.pool())
+    .await?;
+    Ok(row.map(|r| ScanRow {
+        id: r.get(0),
+        started_at: r.get(1),
+        finished_at: r.get(2),
+        duration_ms: r.get(3),
+        snapshot: r.get(4),
+        report: r.get(5),
+        max_severity: r.get(6),
+        error: r.get(7),
+    }))
+}
+
+/// A scan result to store.
+pub struct NewScan<'a> {
+    /// Version scanned.
+    pub version_id: &'a str,
+    /// Job that ran it (unique: one completed scan per job).
+    pub job_id: Option<&'a str>,
+    /// Start time.
+    pub started_at: &'a str,
+    /// Wall time.
+    pub duration_ms: i64,
+    /// Snapshot JSON.
+    pub snapshot: Option<&'a str>,
+    /// Report JSON.
+    pub report: Option<&'a str>,
+    /// Max severity.
+    pub max_severity: Option<&'a str>,
+    /// Failure reason.
+    pub error: Option<&'a str>,
+}
+
+/// Stores a scan; returns false when this job already stored one (idempotence).
+pub async fn insert_scan(tx: &mut Tx, scan: NewScan<'_>) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO scans (id, version_id, job_id, started_at, finished_at, duration_ms, snapshot, report, max_severity, error)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (job_id) DO NOTHING",
+    )
+    .bind(new_id())
+    .bind(scan.version_id)
+    .bind(scan.job_id)
+    .bind(scan.started_at)
+    .bind(now())
+    .bind(scan.duration_ms)
+    .bind(scan.snapshot)
+    .bind(scan.report)
+    .bind(scan.max_severity)
+    .bind(scan.error)
+    .execute(tx.conn())
+    .await?;
+    if done.rows_affected() == 1 && scan.error.is_none() {
+        sqlx::query("UPDATE versions SET max_severity = $1 WHERE id = $2")
+            .bind(scan.max_severity)
+            .bind(scan.version_id)
+            .execute(tx.conn())
+            .await?;
+    }
+    Ok(done.rows_affected() == 1)
+}
+
+/// Number of completed scans stored for a version.
+pub async fn count_scans(db: &Db, version_id: &str) -> Result<i64, sqlx::Error> {
+    sqlx::query("SELECT COUNT(*) FROM scans WHERE version_id = $1")
+        .bind(version_id)
+        .fetch_one(db.pool())
+        .await
+        .map(|r| r.get(0))
+}
+
+/// A stored approval decision.
+#[derive(Debug, Clone)]
+pub struct ApprovalRow {
+    /// Approved tool names; `None` = all.
+    pub tools: Option<Vec<String>>,
+    /// Audiences it is published to.
+    pub audiences: Vec<String>,
+    /// Reviewer's note.
+    pub note: String,
+    /// Who approved.
+    pub approved_by: String,
+    /// When.
+    pub approved_at: String,
+}
+
+/// Records (or replaces) the approval decision of a version.
+pub async fn upsert_approval(
+    tx: &mut Tx,
+    version_id: &str,
+    a: &ApprovalRow,
+) -> Result<(), sqlx::Error> {
+    let tools = a
+        .tools
+        .as_ref()
+        .map(|t| serde_json::to_string(t).expect("names serialise"));
+    let audiences = serde_json::to_string(&a.audiences).expect("names serialise");
+    sqlx::query(
+        "INSERT INTO approvals (version_id, tools, audiences, note, approved_by, approved_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (version_id) DO UPDATE SET tools = excluded.tools, audiences = excluded.audiences,
+           note = excluded.note, approved_by = excluded.approved_by, approved_at = excluded.approved_at",
+    )
+    .bind(version_id)
+    .bind(tools)
+    .bind(audiences)
+    .bind(&a.note)
+    .bind(&a.approved_by)
+    .bind(&a.approved_at)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
+/// The approval decision of a version, if any.
+pub async fn approval(db: &Db, version_id: &str) -> Result<Option<ApprovalRow>, sqlx::Error> {
+    let row = sqlx::query("SELECT tools, audiences, note, approved_by, approved_at FROM approvals WHERE version_id = $1")
+        .bind(version_id)
+        .fetch_optional(db.pool())
+        .await?;
+    Ok(row.map(|r| ApprovalRow {
+        tools: r
+            .get::<Option<String>, _>(0)
+            .and_then(|t| serde_json::from_str(&t).ok()),
+        audiences: serde_json::from_str(&r.get::<String, _>(1)).unwrap_or_default(),
+        note: r.get(2),
+        approved_by: r.get(3),
+        approved_at: r.get(4),
+    }))
+}
