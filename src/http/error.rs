@@ -161,8 +161,8 @@ impl AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status_code();
-        if status.is_server_error() {
-            tracing::error!(error = ?self, "request failed");
+        if let AppError::Internal(cause) = &self {
+            tracing::error!(error = %format!("{cause:#}"), "request failed");
         }
         let mut body = json!({
             "type": format!("{PROBLEM_BASE}{}", self.kind()),

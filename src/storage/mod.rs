@@ -150,7 +150,13 @@ impl Db {
             Some(gate) => Some(gate.clone().lock_owned().await),
             None => None,
         };
-        let inner = self.pool.begin().await?;
+        // BEGIN IMMEDIATE takes SQLite's write lock up front (waiting through the
+        // busy timeout), so a transaction that reads before it writes can never
+        // fail on a stale snapshot when another process committed meanwhile.
+        let inner = match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Postgres => self.pool.begin().await?,
+        };
         Ok(Tx { inner, _gate: gate })
     }
 

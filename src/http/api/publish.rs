@@ -15,6 +15,9 @@ use crate::registry::publish;
 /// Largest accepted server.json.
 pub const MAX_BODY: usize = 256 * 1024;
 
+/// How much of an oversized body is still read (and discarded) before answering 413.
+const DRAIN_LIMIT: usize = 1024 * 1024;
+
 /// Routes of the publish API.
 pub fn router() -> Router<AppState> {
     Router::new().route("/v0/publish", post(publish_server))
@@ -37,13 +40,16 @@ pub async fn publish_server(
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
-    if declared.is_some_and(|n| n > MAX_BODY) {
+    if declared.is_some_and(|n| n > MAX_BODY + DRAIN_LIMIT) {
         return Err(AppError::PayloadTooLarge(MAX_BODY));
     }
-    // The limit is enforced while reading too, for bodies without a length.
-    let body = axum::body::to_bytes(request.into_body(), MAX_BODY)
-        .await
-        .map_err(|_| AppError::PayloadTooLarge(MAX_BODY))?;
+    // The limit is enforced while reading too, for bodies without a length. A
+    // modestly oversized body is read to its end before the 413, so that the
+    // client sees the answer instead of a connection reset mid-upload.
+    let body = match axum::body::to_bytes(request.into_body(), MAX_BODY + DRAIN_LIMIT).await {
+        Ok(body) if body.len() <= MAX_BODY => body,
+        _ => return Err(AppError::PayloadTooLarge(MAX_BODY)),
+    };
     let row = publish::publish(&state.db, &state.net, &publisher, &body).await?;
     let location = format!(
         "{}/api/v1/publisher/servers/{}/versions/{}",

@@ -1,0 +1,346 @@
+//! Test harness: the real application on port 0 against a fresh database —
+//! an SQLite file in a temporary directory, or a new database on the PostgreSQL
+//! server named by `GATEHOUSE_TEST_POSTGRES_URL`.
+
+use std::time::Duration;
+
+use gatehouse::analysis::RulesConfig;
+use gatehouse::cli::admin::create_publisher;
+use gatehouse::discovery::{CrawlOptions, NetPolicy};
+use gatehouse::http::{self, AppState};
+use gatehouse::jobs::{self, WorkerConfig};
+use gatehouse::registry::credentials;
+use gatehouse::storage::Db;
+use gatehouse::storage::accounts::{self, Role};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use sqlx::Connection;
+
+/// Which database a test runs on.
+#[derive(Debug, Clone)]
+pub enum Backend {
+    /// A fresh SQLite file.
+    Sqlite,
+    /// A fresh database on this PostgreSQL server.
+    Postgres(String),
+}
+
+impl Backend {
+    /// The PostgreSQL backend when configured; otherwise says loudly that the test is skipped.
+    pub fn postgres() -> Option<Backend> {
+        match std::env::var("GATEHOUSE_TEST_POSTGRES_URL") {
+            Ok(url) if !url.is_empty() => Some(Backend::Postgres(url)),
+            _ => {
+                if std::env::var("GATEHOUSE_REQUIRE_PEERS").is_ok_and(|v| v == "1") {
+                    panic!("GATEHOUSE_REQUIRE_PEERS=1 but GATEHOUSE_TEST_POSTGRES_URL is not set");
+                }
+                eprintln!(
+                    "SKIPPED: PostgreSQL variant (set GATEHOUSE_TEST_POSTGRES_URL to run it)"
+                );
+                None
+            }
+        }
+    }
+}
+
+/// Runs each listed async test function on SQLite and on PostgreSQL.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn $name() {
+                    super::$name($crate::helpers::Backend::Sqlite).await
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn $name() {
+                    if let Some(backend) = $crate::helpers::Backend::postgres() {
+                        super::$name(backend).await
+                    }
+                }
+            )*
+        }
+    };
+}
+
+/// A running application with its database and credentials.
+pub struct TestApp {
+    /// `http://127.0.0.1:PORT`.
+    pub address: String,
+    /// The application's database.
+    pub db: Db,
+    /// HTTP client.
+    pub client: reqwest::Client,
+    /// An admin API token.
+    pub admin_token: String,
+    /// A reviewer API token.
+    pub reviewer_token: String,
+    /// Worker settings for driving the queue.
+    pub worker: WorkerConfig,
+    _dir: tempfile::TempDir,
+}
+
+/// Creates a fresh database for a backend and returns its URL.
+pub async fn fresh_database_url(backend: &Backend, dir: &tempfile::TempDir) -> String {
+    match backend {
+        Backend::Sqlite => format!("sqlite://{}", dir.path().join("gatehouse.db").display()),
+        Backend::Postgres(base) => {
+            sqlx::any::install_default_drivers();
+            let name = format!("gh_test_{}", uuid::Uuid::new_v4().simple());
+            let mut conn = sqlx::AnyConnection::connect(base)
+                .await
+                .expect("connect to PostgreSQL");
+            sqlx::query(&format!("CREATE DATABASE {name}"))
+                .execute(&mut conn)
+                .await
+                .expect("create test database");
+            let mut url = url::Url::parse(base).expect("a PostgreSQL URL");
+            url.set_path(&name);
+            url.to_string()
+        }
+    }
+}
+
+impl TestApp {
+    /// Starts the application on a fresh database.
+    pub async fn spawn(backend: Backend) -> TestApp {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter("warn")
+            .with_test_writer()
+            .try_init();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = fresh_database_url(&backend, &dir).await;
+        let db = Db::connect(&url).await.expect("database");
+        let net = NetPolicy::from_config(Some("1")).unwrap();
+        let state = AppState {
+            db: db.clone(),
+            net: net.clone(),
+            public_url: "http://gatehouse.test".into(),
+            metrics: std::sync::Arc::new(http::metrics::Metrics::new()),
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = format!("http://{}", listener.local_addr().unwrap());
+        let router = http::router(state);
+        tokio::spawn(async move { http::serve(listener, router, std::future::pending()).await });
+
+        let admin_token = Self::token(&db, Role::Admin, "test-admin").await;
+        let reviewer_token = Self::token(&db, Role::Reviewer, "test-reviewer").await;
+        let mut worker = WorkerConfig::new(
+            CrawlOptions {
+                network: net,
+                ..CrawlOptions::default()
+            },
+            RulesConfig::default(),
+        );
+        worker.backoff_base = Duration::from_millis(0);
+        TestApp {
+            address,
+            db,
+            client: reqwest::Client::builder()
+                .timeout(Duration::from_secs(60))
+                .build()
+                .unwrap(),
+            admin_token,
+            reviewer_token,
+            worker,
+            _dir: dir,
+        }
+    }
+
+    async fn token(db: &Db, role: Role, label: &str) -> String {
+        let token = credentials::generate_token();
+        let mut tx = db.begin().await.unwrap();
+        accounts::insert_token(&mut tx, &credentials::hash_token(&token), role, None, label)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        token
+    }
+
+    /// Creates a publisher for the namespaces; returns its token.
+    pub async fn publisher(&self, name: &str, namespaces: &[&str]) -> String {
+        let ns: Vec<String> = namespaces.iter().map(|s| s.to_string()).collect();
+        create_publisher(&self.db, name, &ns, "test")
+            .await
+            .expect("publisher")
+            .0
+    }
+
+    /// `POST /v0/publish` with a JSON document.
+    pub async fn publish(&self, token: &str, doc: &Value) -> reqwest::Response {
+        self.client
+            .post(format!("{}/v0/publish", self.address))
+            .bearer_auth(token)
+            .json(doc)
+            .send()
+            .await
+            .expect("publish request")
+    }
+
+    /// A GET with an optional bearer token.
+    pub async fn get(&self, path: &str, token: Option<&str>) -> reqwest::Response {
+        let mut req = self.client.get(format!("{}{path}", self.address));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.expect("GET")
+    }
+
+    /// A POST with an optional bearer token and JSON body.
+    pub async fn post(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> reqwest::Response {
+        let mut req = self.client.post(format!("{}{path}", self.address));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(b);
+        }
+        req.send().await.expect("POST")
+    }
+
+    /// Runs queued jobs until the queue is idle.
+    pub async fn drain_jobs(&self) -> usize {
+        jobs::run_until_idle(&self.db, &self.worker)
+            .await
+            .expect("jobs run")
+    }
+
+    /// Approves `name@version` (all tools, default audience) with the admin token.
+    pub async fn approve(&self, name: &str, version: &str) -> reqwest::Response {
+        self.post(
+            &format!(
+                "/api/v1/admin/servers/{}/versions/{version}/approve",
+                enc(name)
+            ),
+            Some(&self.admin_token),
+            Some(&json!({"note": "ok"})),
+        )
+        .await
+    }
+
+    /// Publishes package-only versions, scans them and approves them.
+    pub async fn publish_approved(&self, token: &str, name: &str, versions: &[&str]) {
+        for v in versions {
+            let r = self.publish(token, &npm_server(name, v)).await;
+            assert_eq!(
+                r.status(),
+                StatusCode::CREATED,
+                "{}",
+                r.text().await.unwrap()
+            );
+        }
+        self.drain_jobs().await;
+        for v in versions {
+            let r = self.approve(name, v).await;
+            assert_eq!(r.status(), StatusCode::OK, "{}", r.text().await.unwrap());
+        }
+    }
+
+    /// Row count of a table.
+    pub async fn count(&self, table: &str) -> i64 {
+        sqlx::query_scalar::<_, i64>(&format!("SELECT COUNT(*) FROM {table}"))
+            .fetch_one(self.db.pool())
+            .await
+            .unwrap()
+    }
+
+    /// Row counts of every table a publish writes.
+    pub async fn publish_footprint(&self) -> [i64; 5] {
+        [
+            self.count("servers").await,
+            self.count("versions").await,
+            self.count("server_remotes").await,
+            self.count("jobs").await,
+            self.count("audit_log").await,
+        ]
+    }
+}
+
+/// URL-encodes a path segment (names contain `/`).
+pub fn enc(s: &str) -> String {
+    percent_encoding::utf8_percent_encode(s, percent_encoding::NON_ALPHANUMERIC).to_string()
+}
+
+/// The official docs' remote-only example.
+pub fn remote_server(name: &str, version: &str, url: &str) -> Value {
+    json!({
+        "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+        "name": name,
+        "description": "Cloud-hosted MCP server for weather data",
+        "version": version,
+        "remotes": [{"type": "streamable-http", "url": url}]
+    })
+}
+
+/// The official docs' npm package example.
+pub fn npm_server(name: &str, version: &str) -> Value {
+    json!({
+        "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+        "name": name,
+        "description": "MCP server for weather data",
+        "repository": {"url": "https://github.com/example/weather-mcp", "source": "github"},
+        "version": version,
+        "packages": [{
+            "registryType": "npm",
+            "registryBaseUrl": "https://registry.npmjs.org",
+            "identifier": "@example/weather-mcp",
+            "version": version,
+            "transport": {"type": "stdio"}
+        }]
+    })
+}
+
+/// The official docs' PyPI example with environment variables.
+pub fn pypi_server(name: &str, version: &str) -> Value {
+    json!({
+        "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+        "name": name,
+        "description": "MCP server for weather data with API key",
+        "version": version,
+        "packages": [{
+            "registryType": "pypi",
+            "registryBaseUrl": "https://pypi.org",
+            "identifier": "weather-mcp-server",
+            "version": version,
+            "transport": {"type": "stdio"},
+            "environmentVariables": [
+                {"name": "WEATHER_API_KEY", "description": "API key for the weather service", "isRequired": true, "isSecret": true},
+                {"name": "WEATHER_UNITS", "description": "Units", "default": "metric", "isRequired": false}
+            ]
+        }]
+    })
+}
+
+/// Asserts a problem+json answer with the status and returns its body.
+pub async fn assert_problem(response: reqwest::Response, status: StatusCode) -> Value {
+    assert_eq!(response.status(), status, "unexpected status");
+    let ct = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    assert_eq!(ct, "application/problem+json");
+    let body: Value = response.json().await.expect("problem body");
+    assert!(
+        body["type"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("https://")),
+        "{body}"
+    );
+    assert_eq!(body["status"], json!(status.as_u16()));
+    assert!(
+        body["detail"].as_str().is_some_and(|d| !d.is_empty()),
+        "{body}"
+    );
+    body
+}

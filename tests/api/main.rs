@@ -1,0 +1,10 @@
+//! Integration tests of the HTTP API against a real server and a real database,
+//! each run on SQLite and (with `GATEHOUSE_TEST_POSTGRES_URL`) on PostgreSQL.
+
+mod helpers;
+
+mod authz;
+mod concurrency;
+mod publish;
+mod read_api;
+mod review;
