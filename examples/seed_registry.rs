@@ -1,0 +1,46 @@
+//! Seeds a database with approved versions for load tests (`bench/read_api.sh`).
+//!
+//! Usage: `cargo run --release --example seed_registry -- DATABASE_URL COUNT`
+//! Publishes COUNT package-only versions (4 versions per server) through the
+//! same code paths as the API, scans them and approves them.
+
+use gatehouse::analysis::RulesConfig;
+use gatehouse::discovery::CrawlOptions;
+use gatehouse::jobs::{self, WorkerConfig};
+use gatehouse::review::{self, ApproveRequest, Decision};
+use gatehouse::storage::Db;
+use gatehouse::storage::accounts;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let url = args.get(1).expect("DATABASE_URL");
+    let count: usize = args.get(2).map(|c| c.parse().expect("COUNT")).unwrap_or(10_000);
+    let db = Db::connect(url).await?;
+    let (_, publisher_id) =
+        gatehouse::cli::admin::create_publisher(&db, "bench", &["com.bench".to_string()], "seed").await?;
+    let publisher = accounts::publisher_by_id(&db, &publisher_id).await?.expect("publisher");
+    let net = gatehouse::discovery::NetPolicy::default();
+    let mut published = Vec::with_capacity(count);
+    for i in 0..count {
+        let (name, version) = (format!("com.bench/server-{:05}", i / 4), format!("1.{}.0", i % 4));
+        let doc = serde_json::json!({
+            "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+            "name": name, "description": "A benchmark server with a realistic description",
+            "repository": {"url": format!("https://github.com/bench/server-{}", i / 4), "source": "github"},
+            "version": version,
+            "packages": [{"registryType": "npm", "registryBaseUrl": "https://registry.npmjs.org",
+                "identifier": format!("@bench/server-{}", i / 4), "version": version, "transport": {"type": "stdio"},
+                "environmentVariables": [{"name": "API_KEY", "description": "API key", "isRequired": true, "isSecret": true}]}]
+        });
+        gatehouse::registry::publish::publish(&db, &net, &publisher, doc.to_string().as_bytes()).await?;
+        published.push((name, version));
+    }
+    let worker = WorkerConfig::new(CrawlOptions::default(), RulesConfig::default());
+    let scanned = jobs::run_until_idle(&db, &worker).await?;
+    for (name, version) in &published {
+        review::act(&db, name, version, "seed", Decision::Approve(ApproveRequest::default())).await?;
+    }
+    println!("seeded {count} approved versions ({scanned} scans)");
+    Ok(())
+}
