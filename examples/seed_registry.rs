@@ -15,15 +15,24 @@ use gatehouse::storage::accounts;
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     let url = args.get(1).expect("DATABASE_URL");
-    let count: usize = args.get(2).map(|c| c.parse().expect("COUNT")).unwrap_or(10_000);
+    let count: usize = args
+        .get(2)
+        .map(|c| c.parse().expect("COUNT"))
+        .unwrap_or(10_000);
     let db = Db::connect(url).await?;
     let (_, publisher_id) =
-        gatehouse::cli::admin::create_publisher(&db, "bench", &["com.bench".to_string()], "seed").await?;
-    let publisher = accounts::publisher_by_id(&db, &publisher_id).await?.expect("publisher");
+        gatehouse::cli::admin::create_publisher(&db, "bench", &["com.bench".to_string()], "seed")
+            .await?;
+    let publisher = accounts::publisher_by_id(&db, &publisher_id)
+        .await?
+        .expect("publisher");
     let net = gatehouse::discovery::NetPolicy::default();
     let mut published = Vec::with_capacity(count);
     for i in 0..count {
-        let (name, version) = (format!("com.bench/server-{:05}", i / 4), format!("1.{}.0", i % 4));
+        let (name, version) = (
+            format!("com.bench/server-{:05}", i / 4),
+            format!("1.{}.0", i % 4),
+        );
         let doc = serde_json::json!({
             "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
             "name": name, "description": "A benchmark server with a realistic description",
@@ -33,14 +42,31 @@ async fn main() -> anyhow::Result<()> {
                 "identifier": format!("@bench/server-{}", i / 4), "version": version, "transport": {"type": "stdio"},
                 "environmentVariables": [{"name": "API_KEY", "description": "API key", "isRequired": true, "isSecret": true}]}]
         });
-        gatehouse::registry::publish::publish(&db, &net, &publisher, doc.to_string().as_bytes()).await?;
+        gatehouse::registry::publish::publish(&db, &net, &publisher, doc.to_string().as_bytes())
+            .await?;
         published.push((name, version));
     }
     let worker = WorkerConfig::new(CrawlOptions::default(), RulesConfig::default());
     let scanned = jobs::run_until_idle(&db, &worker).await?;
+    let dir = tempfile_dir();
+    let allowlists = review::allowlists::Publisher::open(&dir, "http://bench.invalid")?;
     for (name, version) in &published {
-        review::act(&db, name, version, "seed", Decision::Approve(ApproveRequest::default())).await?;
+        review::act(
+            &db,
+            &allowlists,
+            name,
+            version,
+            "seed",
+            Decision::Approve(ApproveRequest::default()),
+        )
+        .await?;
     }
+    let _ = std::fs::remove_dir_all(&dir);
     println!("seeded {count} approved versions ({scanned} scans)");
     Ok(())
+}
+
+/// A scratch directory for the seeding run's signing keys.
+fn tempfile_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("gatehouse-seed-{}", std::process::id()))
 }

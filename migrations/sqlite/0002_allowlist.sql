@@ -26,3 +26,14 @@ CREATE TABLE allowlist_documents (
     expires   TEXT NOT NULL,
     PRIMARY KEY (audience, version)
 );
+
+-- Revoked versions stay listed under `revoked` in the audiences they were in.
+CREATE TABLE allowlist_revocations (
+    version_id  TEXT NOT NULL REFERENCES versions(id),
+    audience    TEXT NOT NULL,
+    server_name TEXT NOT NULL,
+    version     TEXT NOT NULL,
+    reason      TEXT NOT NULL,
+    at          TEXT NOT NULL,
+    PRIMARY KEY (version_id, audience)
+);

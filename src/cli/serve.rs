@@ -114,6 +114,10 @@ pub fn app_state(db: Db, config: &Config) -> anyhow::Result<AppState> {
             .map_err(|e| anyhow::anyhow!("GATEHOUSE_SCAN_ALLOW_PRIVATE: {e}"))?,
         public_url: config.public_url().into(),
         metrics: Arc::new(http::metrics::Metrics::new()),
+        allowlists: Arc::new(
+            crate::review::allowlists::Publisher::open(&config.data_dir, &config.public_url())
+                .context("opening the signing keys")?,
+        ),
     })
 }
 
@@ -127,7 +131,18 @@ pub async fn run_serve(config: &Config) -> anyhow::Result<()> {
         .with_context(|| format!("binding {}", config.listen))?;
     tracing::info!(address = %listener.local_addr()?, public_url = %state.public_url, backend = ?db.backend(), "serving");
 
+    state
+        .allowlists
+        .ensure_default(&db)
+        .await
+        .context("publishing the default allowlist")?;
     let (stop_tx, stop_rx) = watch::channel(false);
+    let refresher = tokio::spawn(
+        state
+            .allowlists
+            .clone()
+            .run_refresher(db.clone(), stop_rx.clone()),
+    );
     let workers = tokio::spawn(jobs::run_workers(
         db.clone(),
         worker_config(config)?,
@@ -141,6 +156,7 @@ pub async fn run_serve(config: &Config) -> anyhow::Result<()> {
     })
     .await?;
     let _ = workers.await;
+    let _ = refresher.await;
     db.close().await;
     Ok(())
 }

@@ -33,6 +33,8 @@ pub struct AppState {
     pub public_url: Arc<str>,
     /// Request metrics.
     pub metrics: Arc<metrics::Metrics>,
+    /// Signs, stores and caches the allowlists.
+    pub allowlists: Arc<crate::review::allowlists::Publisher>,
 }
 
 /// Builds the full application router.
@@ -53,6 +55,7 @@ pub fn router(state: AppState) -> Router {
         .merge(api::publisher::router())
         .merge(api::admin::router())
         .merge(api::ops::router())
+        .merge(api::allowlist::router())
         .fallback(api::ops::not_found)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

@@ -2,6 +2,7 @@
 //! revoke, rescan. The JSON API and the web UI both call [`act`], so the rules
 //! and the audit trail live in one place.
 
+pub mod allowlists;
 pub mod diff;
 
 use serde::Deserialize;
@@ -70,6 +71,9 @@ pub enum ReviewError {
     /// Database failure.
     #[error(transparent)]
     Db(#[from] sqlx::Error),
+    /// Building or signing an allowlist failed.
+    #[error("publishing the allowlist failed: {0:#}")]
+    Publish(anyhow::Error),
 }
 
 const MAX_REASON: usize = 2000;
@@ -86,6 +90,7 @@ pub fn valid_audience(a: &str) -> bool {
 /// Applies a decision to `name@version` as `actor`, with its audit row, in one transaction.
 pub async fn act(
     db: &Db,
+    allowlists: &allowlists::Publisher,
     name: &str,
     version: &str,
     actor: &str,
@@ -127,16 +132,52 @@ pub async fn act(
         Decision::Rescan => None,
     };
 
+    // Everything read from other rows is read before the transaction: a
+    // transaction must not wait for a second pool connection while it holds
+    // one (and, on PostgreSQL, an audience's row lock) — under load that is a
+    // pool deadlock.
+    let (snapshot, risk) = match &approval {
+        Some(_) => (
+            snapshot_of(db, &current.id).await?,
+            risk_of(db, &current.id).await?,
+        ),
+        None => (None, crate::allowlist::Risk::default()),
+    };
     let mut tx = db.begin().await?;
     if to != current.status
         && !versions::set_status(&mut tx, &current.id, current.status, to).await?
     {
         return Err(ReviewError::Raced);
     }
+    let mut audiences: Vec<String> = Vec::new();
     if let Some(approval) = &approval {
         versions::upsert_approval(&mut tx, &current.id, approval).await?;
-        record_approved_tools(&mut tx, db, &current, approval).await?;
+        record_approved_tools(&mut tx, snapshot.as_ref(), &current, approval).await?;
+        // Audiences it leaves (a re-approval may name others) are re-signed too.
+        audiences.extend(
+            allowlists
+                .remove_entries(&mut tx, &current, None)
+                .await
+                .map_err(ReviewError::Publish)?,
+        );
+        allowlists
+            .add_entries(&mut tx, &current, snapshot.as_ref(), approval, risk.clone())
+            .await
+            .map_err(ReviewError::Publish)?;
+        audiences.extend(approval.audiences.iter().cloned());
     }
+    if let Decision::Revoke(r) = &decision {
+        audiences.extend(
+            allowlists
+                .remove_entries(&mut tx, &current, Some(r.reason.trim()))
+                .await
+                .map_err(ReviewError::Publish)?,
+        );
+    }
+    let documents = allowlists
+        .publish_audiences(&mut tx, &audiences)
+        .await
+        .map_err(ReviewError::Publish)?;
     if matches!(to, Status::Revoked | Status::Rejected)
         || (to == Status::Pending && current.status == Status::Suspended)
     {
@@ -163,9 +204,25 @@ pub async fn act(
     )
     .await?;
     tx.commit().await?;
+    allowlists.remember(documents);
     versions::get_version(db, name, version)
         .await?
         .ok_or(ReviewError::NotFound(subject))
+}
+
+/// The risk summary of a version's latest scan.
+async fn risk_of(db: &Db, version_id: &str) -> Result<crate::allowlist::Risk, sqlx::Error> {
+    let report: Option<crate::analysis::Report> = versions::latest_scan(db, version_id)
+        .await?
+        .and_then(|s| s.report)
+        .and_then(|r| serde_json::from_str(&r).ok());
+    Ok(crate::allowlist::Risk {
+        max_severity: report
+            .as_ref()
+            .and_then(|r| r.summary.max_severity)
+            .map(|s| s.as_str().to_string()),
+        findings: report.map(|r| r.findings.len() as u32).unwrap_or(0),
+    })
 }
 
 /// Checks an approve request against the version's latest snapshot.
@@ -242,16 +299,15 @@ pub async fn snapshot_of(db: &Db, version_id: &str) -> Result<Option<Snapshot>, 
 
 async fn record_approved_tools(
     tx: &mut Tx,
-    db: &Db,
+    snapshot: Option<&Snapshot>,
     v: &VersionRow,
     approval: &ApprovalRow,
 ) -> Result<(), sqlx::Error> {
     clear_approved_tools(tx, &v.id).await?;
     let names: Vec<String> = match &approval.tools {
         Some(t) => t.clone(),
-        None => snapshot_of(db, &v.id)
-            .await?
-            .map(|s| s.tools.into_iter().map(|t| t.name).collect())
+        None => snapshot
+            .map(|s| s.tools.iter().map(|t| t.name.clone()).collect())
             .unwrap_or_default(),
     };
     for name in names {

@@ -82,6 +82,10 @@ pub struct TestApp {
     pub reviewer_token: String,
     /// Worker settings for driving the queue.
     pub worker: WorkerConfig,
+    /// Where the signing keys live.
+    pub data_dir: std::path::PathBuf,
+    /// The database URL (for a second server on the same database).
+    pub database_url: String,
     _dir: tempfile::TempDir,
 }
 
@@ -116,13 +120,23 @@ impl TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
         let url = fresh_database_url(&backend, &dir).await;
         let db = Db::connect(&url).await.expect("database");
+        let url = url.clone();
         let net = NetPolicy::from_config(Some("1")).unwrap();
         let state = AppState {
             db: db.clone(),
             net: net.clone(),
             public_url: "http://gatehouse.test".into(),
             metrics: std::sync::Arc::new(http::metrics::Metrics::new()),
+            allowlists: std::sync::Arc::new(
+                gatehouse::review::allowlists::Publisher::open(dir.path(), "http://gatehouse.test")
+                    .unwrap(),
+            ),
         };
+        state.allowlists.ensure_default(&db).await.unwrap();
+        // As in `gatehouse serve`: pick up documents signed by other processes.
+        let (stop, stop_rx) = tokio::sync::watch::channel(false);
+        tokio::spawn(state.allowlists.clone().run_refresher(db.clone(), stop_rx));
+        std::mem::forget(stop);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = format!("http://{}", listener.local_addr().unwrap());
         let router = http::router(state);
@@ -148,8 +162,37 @@ impl TestApp {
             admin_token,
             reviewer_token,
             worker,
+            data_dir: dir.path().to_path_buf(),
+            database_url: url,
             _dir: dir,
         }
+    }
+
+    /// Starts a second server on the same database and key directory (a second
+    /// `gatehouse serve` process in all but the process boundary); returns its address.
+    pub async fn second_server(&self) -> String {
+        let db = Db::connect(&self.database_url).await.expect("second pool");
+        let state = AppState {
+            db: db.clone(),
+            net: NetPolicy::from_config(Some("1")).unwrap(),
+            public_url: "http://gatehouse.test".into(),
+            metrics: std::sync::Arc::new(http::metrics::Metrics::new()),
+            allowlists: std::sync::Arc::new(
+                gatehouse::review::allowlists::Publisher::open(
+                    &self.data_dir,
+                    "http://gatehouse.test",
+                )
+                .unwrap(),
+            ),
+        };
+        let (_stop, stop_rx) = tokio::sync::watch::channel(false);
+        tokio::spawn(state.allowlists.clone().run_refresher(db, stop_rx));
+        std::mem::forget(_stop);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = format!("http://{}", listener.local_addr().unwrap());
+        let router = http::router(state);
+        tokio::spawn(async move { http::serve(listener, router, std::future::pending()).await });
+        address
     }
 
     async fn token(db: &Db, role: Role, label: &str) -> String {
@@ -343,4 +386,91 @@ pub async fn assert_problem(response: reqwest::Response, status: StatusCode) -> 
         "{body}"
     );
     body
+}
+
+impl TestApp {
+    /// Publishes a package-only version, scans it, then stores a scan whose
+    /// snapshot has `tools` (as a crawl would have found them) and a report.
+    pub async fn publish_scanned(
+        &self,
+        token: &str,
+        name: &str,
+        version: &str,
+        tools: &[(&str, &str)],
+    ) {
+        let r = self.publish(token, &npm_server(name, version)).await;
+        assert_eq!(
+            r.status(),
+            StatusCode::CREATED,
+            "{}",
+            r.text().await.unwrap()
+        );
+        self.drain_jobs().await;
+        let snapshot = gatehouse::snapshot::Snapshot {
+            protocol_version: Some("2025-06-18".into()),
+            tools: tools
+                .iter()
+                .map(|(n, d)| gatehouse::snapshot::Tool {
+                    name: n.to_string(),
+                    description: Some(d.to_string()),
+                    input_schema: Some(json!({"type": "object", "properties": {}})),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let report = gatehouse::analysis::Report::new(
+            gatehouse::analysis::ReportServer {
+                name: name.into(),
+                version: version.into(),
+            },
+            vec![],
+        );
+        let v = gatehouse::storage::versions::get_version(&self.db, name, version)
+            .await
+            .unwrap()
+            .unwrap();
+        let mut tx = self.db.begin().await.unwrap();
+        gatehouse::storage::versions::insert_scan(
+            &mut tx,
+            gatehouse::storage::versions::NewScan {
+                version_id: &v.id,
+                job_id: None,
+                started_at: &gatehouse::storage::now(),
+                duration_ms: 1,
+                snapshot: Some(&serde_json::to_string(&snapshot).unwrap()),
+                report: Some(&serde_json::to_string(&report).unwrap()),
+                max_severity: None,
+                error: None,
+            },
+        )
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+    }
+
+    /// Fetches and verifies the allowlist of `audience` as a client pinned to the current root.
+    pub async fn verified_allowlist(
+        &self,
+        audience: &str,
+    ) -> gatehouse::allowlist::AllowlistPayload {
+        let root = self.get("/v1/root.json", None).await.bytes().await.unwrap();
+        let envelope = self
+            .get(&format!("/v1/allowlist?audience={audience}"), None)
+            .await
+            .bytes()
+            .await
+            .unwrap();
+        let mut state = gatehouse::allowlist::ClientState::default();
+        gatehouse::allowlist::verify_allowlist(
+            &root,
+            &[],
+            &envelope,
+            audience,
+            &mut state,
+            chrono::Utc::now(),
+        )
+        .expect("the served allowlist verifies")
+        .payload
+    }
 }

@@ -3,6 +3,7 @@
 
 mod helpers;
 
+mod allowlist;
 mod authz;
 mod concurrency;
 mod publish;

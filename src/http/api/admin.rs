@@ -46,6 +46,7 @@ impl From<ReviewError> for AppError {
                 detail: e.to_string(),
             },
             ReviewError::Db(db) => db.into(),
+            ReviewError::Publish(e) => AppError::Internal(e),
         }
     }
 }
@@ -207,7 +208,15 @@ pub async fn decide_version(
 ) -> Result<Json<Value>, AppError> {
     principal.require_reviewer()?;
     let decision = parse_decision(&action, &headers, &body)?;
-    let v = review::act(&state.db, &name, &version, &principal.actor(), decision).await?;
+    let v = review::act(
+        &state.db,
+        &state.allowlists,
+        &name,
+        &version,
+        &principal.actor(),
+        decision,
+    )
+    .await?;
     Ok(Json(queue_item(&v)))
 }
 

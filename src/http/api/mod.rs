@@ -1,6 +1,7 @@
 //! JSON API handlers, one file per resource, each exporting `router()`.
 
 pub mod admin;
+pub mod allowlist;
 pub mod ops;
 pub mod publish;
 pub mod publisher;

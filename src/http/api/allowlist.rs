@@ -1,0 +1,198 @@
+//! The signed documents clients trust: `/v1/allowlist`, the roots, the JWKS,
+//! and the (unsigned, convenience) Claude Code export.
+//!
+//! The allowlist is served from memory as the exact signed bytes, with a strong
+//! ETag and `Cache-Control: no-cache` so clients revalidate every time and get
+//! a cheap 304 when nothing changed.
+
+use std::time::Duration;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Deserialize;
+use sqlx::Row;
+use tower_http::cors::{Any, CorsLayer};
+
+use crate::allowlist::{ApprovedServer, Risk, claude_code_managed_settings};
+use crate::http::AppState;
+use crate::http::error::AppError;
+use crate::review::valid_audience;
+use crate::storage::parse_ts;
+
+/// Routes of the signed documents.
+pub fn router() -> Router<AppState> {
+    let cors = CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([Method::GET, Method::HEAD, Method::OPTIONS])
+        .allow_headers([header::IF_NONE_MATCH])
+        .expose_headers([header::ETAG])
+        .max_age(Duration::from_secs(3600));
+    Router::new()
+        .route("/v1/allowlist", get(get_allowlist))
+        .route("/v1/root.json", get(get_current_root))
+        .route("/v1/root/{file}", get(get_root_version))
+        .route("/.well-known/jwks.json", get(get_jwks))
+        .route("/v1/exports/claude-code", get(get_claude_code_export))
+        .layer(cors)
+}
+
+/// `?audience=` (default `default`).
+#[derive(Debug, Deserialize, Default)]
+pub struct AudienceParam {
+    audience: Option<String>,
+}
+
+impl AudienceParam {
+    fn name(&self) -> Result<String, AppError> {
+        let a = self
+            .audience
+            .clone()
+            .filter(|a| !a.is_empty())
+            .unwrap_or_else(|| "default".into());
+        if !valid_audience(&a) {
+            return Err(AppError::BadRequest(
+                "an audience is 1-64 characters of a-z, 0-9, '-', '_' or '.'".into(),
+            ));
+        }
+        Ok(a)
+    }
+}
+
+/// `GET /v1/allowlist[?audience=A]`: the signed DSSE envelope; 304 on a matching `If-None-Match`.
+pub async fn get_allowlist(
+    State(state): State<AppState>,
+    Query(q): Query<AudienceParam>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let audience = q.name()?;
+    let doc = state
+        .allowlists
+        .document(&state.db, &audience)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("no allowlist for the audience {audience:?}")))?;
+    let etag = HeaderValue::from_str(&doc.etag).expect("hex is a valid header value");
+    let cache = HeaderValue::from_static("no-cache");
+    let matches = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|t| t.trim() == doc.etag || t.trim() == "*")
+        });
+    if matches {
+        return Ok((
+            StatusCode::NOT_MODIFIED,
+            [(header::ETAG, etag), (header::CACHE_CONTROL, cache)],
+        )
+            .into_response());
+    }
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            ),
+            (header::ETAG, etag),
+            (header::CACHE_CONTROL, cache),
+        ],
+        doc.bytes.clone(),
+    )
+        .into_response())
+}
+
+fn json_bytes(bytes: Vec<u8>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        bytes,
+    )
+        .into_response()
+}
+
+/// `GET /v1/root.json`: the newest signed root.
+pub async fn get_current_root(State(state): State<AppState>) -> Result<Response, AppError> {
+    let bytes = state
+        .allowlists
+        .with_keys(|k| k.root_document(k.root_version()));
+    let bytes = bytes
+        .map_err(|e| AppError::Internal(e.into()))?
+        .ok_or_else(|| AppError::NotFound("no root".into()))?;
+    Ok(json_bytes(bytes))
+}
+
+/// `GET /v1/root/{n}.json`: root version `n`, for clients walking rotations.
+pub async fn get_root_version(
+    State(state): State<AppState>,
+    Path(file): Path<String>,
+) -> Result<Response, AppError> {
+    let not_found = || AppError::NotFound(format!("no root document {file:?}"));
+    let n: u64 = file
+        .strip_suffix(".json")
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(not_found)?;
+    let bytes = state
+        .allowlists
+        .with_keys(|k| k.root_document(n))
+        .map_err(|e| AppError::Internal(e.into()))?;
+    Ok(json_bytes(bytes.ok_or_else(not_found)?))
+}
+
+/// `GET /.well-known/jwks.json`: the current public keys (informational).
+pub async fn get_jwks(State(state): State<AppState>) -> Json<serde_json::Value> {
+    Json(state.allowlists.with_keys(|k| k.jwks()))
+}
+
+/// `GET /v1/exports/claude-code?audience=A`: managed-settings `allowedMcpServers`
+/// for the audience's approved servers. Unsigned: a convenience for
+/// administrators, not something a client should trust over the allowlist.
+pub async fn get_claude_code_export(
+    State(state): State<AppState>,
+    Query(q): Query<AudienceParam>,
+) -> Result<Json<serde_json::Value>, AppError> {
+    let audience = q.name()?;
+    if state
+        .allowlists
+        .document(&state.db, &audience)
+        .await?
+        .is_none()
+    {
+        return Err(AppError::NotFound(format!(
+            "no allowlist for the audience {audience:?}"
+        )));
+    }
+    let rows = sqlx::query(
+        "SELECT v.server_name, v.version, v.server_json, v.approved_at FROM allowlist_entries e
+         JOIN versions v ON v.id = e.version_id WHERE e.audience = $1 ORDER BY v.server_name, v.version",
+    )
+    .bind(&audience)
+    .fetch_all(state.db.pool())
+    .await?;
+    let servers: Vec<ApprovedServer> = rows
+        .iter()
+        .map(|r| ApprovedServer {
+            name: r.get(0),
+            version: r.get(1),
+            approved_at: r
+                .get::<Option<String>, _>(3)
+                .as_deref()
+                .and_then(parse_ts)
+                .unwrap_or_default(),
+            server_json: serde_json::from_str(&r.get::<String, _>(2)).unwrap_or_default(),
+            tools: Vec::new(),
+            prompts: Vec::new(),
+            resources: Vec::new(),
+            instructions: None,
+            risk: Risk::default(),
+        })
+        .collect();
+    let mut body = claude_code_managed_settings(&servers);
+    body["_comment"] = serde_json::json!(
+        "Unsigned convenience export of the Gatehouse allowlist; verify /v1/allowlist for the signed source of truth."
+    );
+    Ok(Json(body))
+}
