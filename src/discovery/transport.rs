@@ -67,7 +67,8 @@ impl Link {
                     "the SSE stream ended before the response".into(),
                 ));
             };
-            if event.event != "message" {
+            // A priming event (spec 2025-11-25: an id and empty data, for resumption) carries no message.
+            if event.event != "message" || event.data.trim().is_empty() {
                 continue;
             }
             let message = jsonrpc::parse(event.data.as_bytes(), self.max_depth)?;
