@@ -288,9 +288,9 @@ impl Crawler {
             unreachable!("answer_to only returns objects")
         };
         let mut snapshot = Snapshot::default();
-        match init.remove("protocolVersion") {
-            Some(Value::String(version)) => snapshot.protocol_version = Some(version),
-            _ => {} // recorded as an unsupported (absent) version by the caller
+        // A missing or non-string version is left absent; the caller records it as unsupported.
+        if let Some(Value::String(version)) = init.remove("protocolVersion") {
+            snapshot.protocol_version = Some(version);
         }
         match init
             .remove("serverInfo")

@@ -159,6 +159,8 @@ pub(crate) fn guarded_client(
         }))
         .redirect(redirect_policy(policy.clone(), max_redirects))
         .connect_timeout(connect_timeout)
+        // One small request at a time: never hold a write back waiting for an ACK.
+        .tcp_nodelay(true)
         .user_agent(concat!("gatehouse-scanner/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| format!("building the HTTP client: {e}"))

@@ -38,6 +38,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::serve::ListenerExt;
 use futures_util::stream::{self, Stream, StreamExt};
 use rmcp::model::{
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
@@ -176,6 +177,11 @@ pub async fn spawn_fixture_on(ip: IpAddr, kind: FixtureKind) -> Fixture {
         FixtureKind::Hostile(hostility) => (hostile_router(hostility), "/mcp"),
     };
     let app = router.layer(middleware::from_fn_with_state(log.clone(), record_request));
+    // Without TCP_NODELAY, Nagle's algorithm and delayed ACKs add ~40 ms to
+    // responses written in several pieces (SSE), which would dominate the benchmark.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let task = tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
     });
