@@ -1,13 +1,55 @@
 //! MCP client: transports, lifecycle, pagination, bounds and SSRF guard → Snapshot.
+//!
+//! [`crawl`] connects to one remote MCP server as a client, performs the
+//! lifecycle of the MCP specification (2025-11-25, "Lifecycle"), lists every
+//! category the server declared, page by page, and returns what it found as a
+//! [`Snapshot`] (DESIGN.md §6, §8). It never calls a tool, reads a resource or
+//! gets a prompt.
+//!
+//! # Why not rmcp's client
+//!
+//! The official Rust SDK `rmcp` is used for the fixture *servers* in the test
+//! suite, not here. Its client transports (rmcp 3.x) run on reqwest 0.13 with
+//! their own connection set-up and read message bodies and SSE streams whole,
+//! so they can enforce neither the SSRF check on the connected address
+//! (including redirects) nor the per-message and per-crawl byte bounds while
+//! reading, nor the JSON depth bound before parsing. Those are the point of a
+//! scanner that talks to hostile servers, and the client side of the protocol
+//! we need is small (initialize, one notification, four list methods), so it is
+//! written here: `http.rs` (guarded client, byte meter), `sse.rs` (bounded
+//! SSE parser), `jsonrpc.rs` (framing, depth check), `transport.rs` (Streamable
+//! HTTP and legacy HTTP+SSE), `crawler.rs` (lifecycle, pagination, validation).
+//!
+//! # `Err` versus `Ok` with recorded errors
+//!
+//! [`crawl`] returns `Err(CrawlFailure)` only when nothing usable was learnt:
+//! the URL or the network policy refused the connection, the server could not
+//! be reached, or `initialize` did not produce a result (error status, timeout,
+//! bound, invalid answer). The job queue retries those. As soon as an
+//! `initialize` result is in hand the answer is `Ok(snapshot)`: an unsupported
+//! protocol version, a failing list or a bound hit mid-crawl is recorded in
+//! `snapshot.crawl.errors` (codes from [`crate::snapshot::crawl_codes`]) and
+//! everything collected so far is kept, for the analysis to report as
+//! `protocol` findings.
 
-use std::net::IpAddr;
+mod crawler;
+mod http;
+mod jsonrpc;
+mod policy;
+mod sse;
+mod transport;
+
+use std::time::Duration;
+
+pub use policy::{Cidr, NetPolicy};
 
 use crate::snapshot::Snapshot;
 
 /// Which transport to speak.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum TransportChoice {
-    /// Streamable HTTP with fallback to HTTP+SSE.
+    /// Streamable HTTP, falling back to HTTP+SSE when `initialize` gets a 4xx
+    /// (the specification's backwards-compatibility procedure).
     #[default]
     Auto,
     /// Streamable HTTP only.
@@ -16,23 +58,39 @@ pub enum TransportChoice {
     Sse,
 }
 
-/// Which addresses the scanner may connect to.
-#[derive(Debug, Clone, Default)]
-pub struct NetPolicy {
-    allow_all_private: bool,
+/// The bounds of one crawl; hitting any of them ends the crawl with a recorded `bound` error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrawlLimits {
+    /// Longest wait for one complete answer, body included (default 10 s).
+    pub request_timeout: Duration,
+    /// Longest whole crawl, from the first connection to the last list (default 60 s).
+    pub deadline: Duration,
+    /// Largest JSON-RPC message: one body, or one SSE event (default 4 MiB).
+    pub max_message_bytes: u64,
+    /// Most bytes read from the server in the whole crawl (default 32 MiB).
+    pub max_crawl_bytes: u64,
+    /// Most pages fetched for one list (default 200).
+    pub max_pages: u32,
+    /// Most items kept for one list (default 10,000).
+    pub max_items: usize,
+    /// Deepest JSON nesting accepted (default 64).
+    pub max_depth: usize,
+    /// Most HTTP redirects followed per request (default 3).
+    pub max_redirects: usize,
 }
 
-impl NetPolicy {
-    /// Parses `GATEHOUSE_SCAN_ALLOW_PRIVATE`: unset/`0` refuses private addresses, `1` allows all, else a CIDR list.
-    pub fn from_config(value: Option<&str>) -> Result<NetPolicy, String> {
-        Ok(NetPolicy {
-            allow_all_private: matches!(value, Some("1")),
-        })
-    }
-
-    /// Whether a connection to `ip` is allowed.
-    pub fn is_allowed(&self, ip: IpAddr) -> bool {
-        self.allow_all_private || !(ip.is_loopback() || ip.is_unspecified())
+impl Default for CrawlLimits {
+    fn default() -> Self {
+        CrawlLimits {
+            request_timeout: Duration::from_secs(10),
+            deadline: Duration::from_secs(60),
+            max_message_bytes: 4 << 20,
+            max_crawl_bytes: 32 << 20,
+            max_pages: 200,
+            max_items: 10_000,
+            max_depth: 64,
+            max_redirects: 3,
+        }
     }
 }
 
@@ -41,20 +99,36 @@ impl NetPolicy {
 pub struct CrawlOptions {
     /// Transport selection.
     pub transport: TransportChoice,
-    /// Extra headers sent with every request.
+    /// Extra headers sent with every request (e.g. `Authorization`); the
+    /// protocol's own headers cannot be overridden.
     pub headers: Vec<(String, String)>,
     /// Address policy (SSRF guard).
     pub network: NetPolicy,
     /// Print progress on stderr.
     pub progress: bool,
+    /// The crawl's bounds.
+    pub limits: CrawlLimits,
 }
 
-/// A crawl that produced no snapshot at all.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct CrawlFailure(pub String);
+/// A crawl that produced no snapshot at all (see the module documentation for when).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct CrawlFailure {
+    /// What failed, one of [`crate::snapshot::crawl_codes`] (`transport`, `initialize`, `bound`, …).
+    pub code: &'static str,
+    /// What happened, for people (server text in it is quoted, never raw).
+    pub message: String,
+}
 
-/// Crawls one server.
-pub async fn crawl(_url: &str, _options: &CrawlOptions) -> Result<Snapshot, CrawlFailure> {
-    Err(CrawlFailure("not implemented yet".into()))
+/// The protocol version offered in `initialize`.
+pub const OFFERED_PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// Protocol versions accepted in a server's `initialize` answer.
+pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
+    &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// Crawls one server: `initialize`, `notifications/initialized`, then every
+/// declared list through every page, within `options.limits`.
+pub async fn crawl(url: &str, options: &CrawlOptions) -> Result<Snapshot, CrawlFailure> {
+    crawler::run(url, options).await
 }

@@ -1,0 +1,146 @@
+//! JSON-RPC 2.0 framing: building requests, parsing hostile bytes, picking our response.
+//!
+//! Parsing starts with a byte scan for nesting depth: serde_json's own
+//! recursion limit (128) is a stack guard, not our bound, and a 100,000-deep
+//! document should be refused in one linear pass before any tree is built.
+
+use serde_json::{Value, json};
+
+use super::http::Fault;
+
+/// A request object for `method` with `params` (omitted when `None`).
+pub(crate) fn request(id: u64, method: &str, params: Option<Value>) -> Value {
+    let mut message = json!({"jsonrpc": "2.0", "id": id, "method": method});
+    if let Some(params) = params {
+        message["params"] = params;
+    }
+    message
+}
+
+/// A notification object (no `id`, so no answer).
+pub(crate) fn notification(method: &str) -> Value {
+    json!({"jsonrpc": "2.0", "method": method})
+}
+
+/// The deepest nesting of arrays and objects in `bytes`, stopping early past `max`.
+///
+/// Brackets inside strings do not count; escapes are honoured so `"\""` does
+/// not end a string early. Invalid JSON is left for the parser to reject.
+pub(crate) fn exceeds_depth(bytes: &[u8], max: usize) -> bool {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &byte in bytes {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Parses one message, refusing documents nested deeper than `max_depth`.
+pub(crate) fn parse(bytes: &[u8], max_depth: usize) -> Result<Value, Fault> {
+    if exceeds_depth(bytes, max_depth) {
+        return Err(Fault::Bound(format!(
+            "JSON nested deeper than {max_depth} levels"
+        )));
+    }
+    serde_json::from_slice(bytes).map_err(|e| Fault::Invalid(format!("not valid JSON: {e}")))
+}
+
+/// Finds the answer to request `id` in a message (an object or a batch array).
+///
+/// `None` when the message is something else (a notification, a server
+/// request, another id), which on an SSE stream is simply skipped.
+pub(crate) fn answer_to(message: Value, id: u64) -> Option<Result<Value, Fault>> {
+    match message {
+        Value::Array(batch) => batch.into_iter().find_map(|m| answer_to(m, id)),
+        Value::Object(mut object) => {
+            if object.get("id").and_then(Value::as_u64) != Some(id) || object.contains_key("method")
+            {
+                return None;
+            }
+            if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+                return Some(Err(Fault::Invalid(
+                    "the response is not JSON-RPC 2.0".into(),
+                )));
+            }
+            if let Some(error) = object.remove("error") {
+                let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
+                let message = error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                return Some(Err(Fault::Rpc { code, message }));
+            }
+            match object.remove("result") {
+                Some(result @ Value::Object(_)) => Some(Ok(result)),
+                Some(_) => Some(Err(Fault::Invalid("the result is not an object".into()))),
+                None => Some(Err(Fault::Invalid(
+                    "the response has neither result nor error".into(),
+                ))),
+            }
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hundred_thousand_deep_document_is_refused_before_parsing() {
+        let deep = "[".repeat(100_000);
+        assert!(matches!(parse(deep.as_bytes(), 64), Err(Fault::Bound(_))));
+    }
+
+    #[test]
+    fn brackets_inside_strings_do_not_count_as_depth() {
+        let text = r#"{"a": "[[[[[[\"[[[[", "b": [[1]]}"#;
+        assert!(!exceeds_depth(text.as_bytes(), 3));
+        assert!(exceeds_depth(text.as_bytes(), 2));
+    }
+
+    #[test]
+    fn the_answer_is_found_in_a_batch_and_others_are_skipped() {
+        let batch = json!([
+            {"jsonrpc": "2.0", "method": "notifications/message", "params": {}},
+            {"jsonrpc": "2.0", "id": 7, "result": {"tools": []}}
+        ]);
+        assert_eq!(answer_to(batch, 7).unwrap().unwrap(), json!({"tools": []}));
+        let other = json!({"jsonrpc": "2.0", "id": 8, "result": {}});
+        assert!(answer_to(other, 7).is_none());
+    }
+
+    #[test]
+    fn an_error_answer_becomes_an_rpc_fault() {
+        let error =
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "nope"}});
+        assert_eq!(
+            answer_to(error, 1).unwrap(),
+            Err(Fault::Rpc {
+                code: -32601,
+                message: "nope".into()
+            })
+        );
+    }
+}

@@ -1,0 +1,119 @@
+//! `gatehouse scan URL` end to end: the real binary crawling fixture servers.
+
+#[path = "support/mcp_fixtures.rs"]
+mod mcp_fixtures;
+
+use std::process::Output;
+
+use mcp_fixtures::{FixtureKind, catalogue, spawn_fixture};
+use serde_json::Value;
+use tokio::process::Command;
+
+/// Runs the binary with `args`; `allow_private` sets `GATEHOUSE_SCAN_ALLOW_PRIVATE=1`.
+async fn gatehouse(args: &[&str], allow_private: bool) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gatehouse"));
+    command
+        .args(args)
+        .env_remove("GATEHOUSE_SCAN_ALLOW_PRIVATE")
+        .env("GATEHOUSE_DATA_DIR", std::env::temp_dir());
+    if allow_private {
+        command.env("GATEHOUSE_SCAN_ALLOW_PRIVATE", "1");
+    }
+    command.output().await.expect("run gatehouse")
+}
+
+#[tokio::test]
+async fn scan_prints_the_report_with_the_crawled_snapshot_as_json() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::Everything).await;
+
+    // Act
+    let output = gatehouse(&["scan", &fixture.url, "--format", "json"], true).await;
+
+    // Assert
+    assert_ne!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON on stdout");
+    assert_eq!(report["server"]["name"], "gatehouse-fixture");
+    let snapshot = &report["snapshot"];
+    assert_eq!(
+        snapshot["tools"].as_array().unwrap().len(),
+        catalogue().tools.len()
+    );
+    assert_eq!(snapshot["crawl"]["transport"], "streamable-http");
+}
+
+#[tokio::test]
+async fn scan_passes_headers_and_the_transport_choice() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::LegacySse).await;
+
+    // Act
+    let output = gatehouse(
+        &[
+            "scan",
+            &fixture.url,
+            "--transport",
+            "sse",
+            "--header",
+            "X-Scan: yes",
+            "--format",
+            "json",
+        ],
+        true,
+    )
+    .await;
+
+    // Assert
+    assert_ne!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["snapshot"]["crawl"]["transport"], "sse");
+    assert!(
+        fixture
+            .requests()
+            .iter()
+            .all(|r| r.headers.iter().any(|(k, v)| k == "x-scan" && v == "yes"))
+    );
+    assert!(
+        fixture
+            .requests()
+            .iter()
+            .all(|r| r.path == "/sse" || r.path == "/message")
+    );
+}
+
+#[tokio::test]
+async fn scan_exits_2_when_the_network_policy_refuses_the_server() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::ToolsOnly).await;
+
+    // Act
+    let output = gatehouse(&["scan", &fixture.url], false).await;
+
+    // Assert
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("refused by the scan network policy"));
+    assert!(fixture.requests().is_empty());
+}
+
+#[tokio::test]
+async fn scan_exits_2_on_a_malformed_header() {
+    // Act
+    let output = gatehouse(
+        &["scan", "http://127.0.0.1:9/mcp", "--header", "no colon"],
+        true,
+    )
+    .await;
+
+    // Assert
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -1,0 +1,278 @@
+//! Crawling honest fixture servers (rmcp and the hand-written legacy SSE server):
+//! lifecycle, declared categories only, pagination, headers and both transports.
+
+#[path = "support/mcp_fixtures.rs"]
+mod mcp_fixtures;
+
+use gatehouse::discovery::{CrawlOptions, NetPolicy, TransportChoice, crawl};
+use gatehouse::snapshot::{Snapshot, crawl_codes};
+use mcp_fixtures::{Catalogue, FixtureKind, Hostility, catalogue, spawn_fixture};
+use serde_json::{Value, json};
+
+/// Options for loopback fixtures: private addresses allowed, everything else default.
+fn loopback_options(transport: TransportChoice) -> CrawlOptions {
+    CrawlOptions {
+        transport,
+        network: NetPolicy::allow_all(),
+        ..CrawlOptions::default()
+    }
+}
+
+fn as_json<T: serde::Serialize>(items: &[T]) -> Vec<Value> {
+    items
+        .iter()
+        .map(|i| serde_json::to_value(i).unwrap())
+        .collect()
+}
+
+/// Asserts that a snapshot holds exactly the fixture catalogue, item by item.
+fn assert_matches_catalogue(snapshot: &Snapshot, expected: &Catalogue) {
+    assert_eq!(
+        serde_json::to_value(snapshot.server_info.as_ref().unwrap()).unwrap(),
+        expected.server_info
+    );
+    assert_eq!(
+        snapshot.instructions.as_deref(),
+        Some(expected.instructions.as_str())
+    );
+    assert_eq!(as_json(&snapshot.tools), expected.tools);
+    assert_eq!(as_json(&snapshot.resources), expected.resources);
+    assert_eq!(
+        as_json(&snapshot.resource_templates),
+        expected.resource_templates
+    );
+    assert_eq!(as_json(&snapshot.prompts), expected.prompts);
+}
+
+#[tokio::test]
+async fn crawl_collects_every_category_across_pages_over_streamable_http_with_sse_bodies() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::Everything).await;
+
+    // Act
+    let snapshot = crawl(
+        &fixture.url,
+        &loopback_options(TransportChoice::StreamableHttp),
+    )
+    .await
+    .unwrap();
+
+    // Assert
+    assert_matches_catalogue(&snapshot, &catalogue());
+    let info = snapshot.crawl.as_ref().unwrap();
+    assert_eq!(info.transport, "streamable-http");
+    assert!(info.errors.is_empty(), "{:?}", info.errors);
+    assert_eq!(info.pages["tools"], 3);
+    assert_eq!(info.pages["resources"], 2);
+    assert_eq!(info.pages["resourceTemplates"], 1);
+    assert_eq!(info.pages["prompts"], 1);
+    assert_eq!(snapshot.protocol_version.as_deref(), Some("2025-11-25"));
+}
+
+#[tokio::test]
+async fn crawl_reads_json_response_bodies_from_a_stateless_server() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::EverythingJson).await;
+
+    // Act
+    let snapshot = crawl(&fixture.url, &loopback_options(TransportChoice::Auto))
+        .await
+        .unwrap();
+
+    // Assert
+    assert_matches_catalogue(&snapshot, &catalogue());
+    assert!(snapshot.crawl.unwrap().errors.is_empty());
+}
+
+#[tokio::test]
+async fn crawl_follows_the_lifecycle_and_closes_the_session() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::Everything).await;
+
+    // Act
+    crawl(
+        &fixture.url,
+        &loopback_options(TransportChoice::StreamableHttp),
+    )
+    .await
+    .unwrap();
+
+    // Assert
+    let requests = fixture.requests();
+    let methods = fixture.rpc_methods();
+    assert_eq!(methods[0], "initialize");
+    assert_eq!(methods[1], "notifications/initialized");
+    let init = requests[0].body.as_ref().unwrap();
+    assert_eq!(init["params"]["protocolVersion"], "2025-11-25");
+    assert_eq!(init["params"]["clientInfo"]["name"], "gatehouse");
+    assert!(init["params"]["clientInfo"]["version"].is_string());
+    let session = requests[1]
+        .session_id
+        .clone()
+        .expect("the session id is echoed");
+    for later in &requests[1..] {
+        assert_eq!(
+            later.session_id.as_deref(),
+            Some(session.as_str()),
+            "{later:?}"
+        );
+        assert_eq!(
+            later.protocol_version.as_deref(),
+            Some("2025-11-25"),
+            "{later:?}"
+        );
+    }
+    let last = requests.last().unwrap();
+    assert_eq!(last.http_method, "DELETE");
+    assert!(
+        !methods
+            .iter()
+            .any(|m| m == "tools/call" || m == "resources/read" || m == "prompts/get")
+    );
+}
+
+#[tokio::test]
+async fn a_server_declaring_only_tools_receives_no_resource_or_prompt_request() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::ToolsOnly).await;
+
+    // Act
+    let snapshot = crawl(&fixture.url, &loopback_options(TransportChoice::Auto))
+        .await
+        .unwrap();
+
+    // Assert
+    let methods = fixture.rpc_methods();
+    assert!(methods.contains(&"notifications/initialized".to_string()));
+    assert!(methods.iter().any(|m| m == "tools/list"));
+    assert!(
+        !methods
+            .iter()
+            .any(|m| m.starts_with("resources/") || m.starts_with("prompts/")),
+        "{methods:?}"
+    );
+    assert!(!methods.iter().any(|m| m == "tools/call"));
+    assert_eq!(snapshot.tools.len(), catalogue().tools.len());
+    assert!(snapshot.resources.is_empty() && snapshot.prompts.is_empty());
+}
+
+#[tokio::test]
+async fn crawl_speaks_the_legacy_sse_transport_when_asked() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::LegacySse).await;
+
+    // Act
+    let snapshot = crawl(&fixture.url, &loopback_options(TransportChoice::Sse))
+        .await
+        .unwrap();
+
+    // Assert
+    assert_matches_catalogue(&snapshot, &catalogue());
+    let info = snapshot.crawl.unwrap();
+    assert_eq!(info.transport, "sse");
+    assert_eq!(info.pages["tools"], 3);
+    assert_eq!(snapshot.protocol_version.as_deref(), Some("2024-11-05"));
+}
+
+#[tokio::test]
+async fn auto_mode_falls_back_to_legacy_sse_after_a_4xx_to_initialize() {
+    // Arrange: the legacy server answers the Streamable HTTP POST to /sse with 405.
+    let fixture = spawn_fixture(FixtureKind::LegacySse).await;
+
+    // Act
+    let snapshot = crawl(&fixture.url, &loopback_options(TransportChoice::Auto))
+        .await
+        .unwrap();
+
+    // Assert
+    assert_eq!(snapshot.crawl.unwrap().transport, "sse");
+    assert_eq!(snapshot.tools.len(), catalogue().tools.len());
+    let requests = fixture.requests();
+    assert_eq!(
+        (requests[0].http_method.as_str(), requests[0].path.as_str()),
+        ("POST", "/sse")
+    );
+    assert_eq!(
+        (requests[1].http_method.as_str(), requests[1].path.as_str()),
+        ("GET", "/sse")
+    );
+}
+
+#[tokio::test]
+async fn streamable_http_only_does_not_fall_back() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::LegacySse).await;
+
+    // Act
+    let failure = crawl(
+        &fixture.url,
+        &loopback_options(TransportChoice::StreamableHttp),
+    )
+    .await
+    .unwrap_err();
+
+    // Assert
+    assert_eq!(failure.code, crawl_codes::INITIALIZE);
+    assert!(fixture.requests().iter().all(|r| r.http_method == "POST"));
+}
+
+#[tokio::test]
+async fn caller_headers_reach_every_request() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::ToolsOnly).await;
+    let options = CrawlOptions {
+        headers: vec![("Authorization".into(), "Bearer fixture-token".into())],
+        ..loopback_options(TransportChoice::Auto)
+    };
+
+    // Act
+    crawl(&fixture.url, &options).await.unwrap();
+
+    // Assert
+    for request in fixture.requests() {
+        assert!(
+            request
+                .headers
+                .iter()
+                .any(|(k, v)| k == "authorization" && v == "Bearer fixture-token"),
+            "{request:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn invalid_duplicate_and_badly_named_tools_are_recorded() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::Hostile(Hostility::BadItems)).await;
+
+    // Act
+    let snapshot = crawl(&fixture.url, &loopback_options(TransportChoice::Auto))
+        .await
+        .unwrap();
+
+    // Assert
+    let names: Vec<&str> = snapshot.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["dup", "dup", "has space", "fine"]);
+    let codes: Vec<&str> = snapshot
+        .crawl
+        .as_ref()
+        .unwrap()
+        .errors
+        .iter()
+        .map(|e| e.code.as_str())
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            crawl_codes::DUPLICATE_NAME,
+            crawl_codes::INVALID_NAME,
+            crawl_codes::INVALID_ITEM,
+            crawl_codes::INVALID_ITEM
+        ]
+    );
+    let json = serde_json::to_value(&snapshot).unwrap();
+    assert_eq!(
+        json["crawl"]["errors"][0]["target"],
+        json!({"kind": "tool", "name": "dup"})
+    );
+}

@@ -1,0 +1,268 @@
+//! Hostile fixture servers: every one must end in a bounded, recorded failure
+//! inside the deadline, with the process staying under 200 MB of resident memory.
+
+#[path = "support/mcp_fixtures.rs"]
+mod mcp_fixtures;
+
+use std::time::{Duration, Instant};
+
+use gatehouse::discovery::{CrawlLimits, CrawlOptions, NetPolicy, crawl};
+use gatehouse::snapshot::{CrawlError, Snapshot, crawl_codes};
+use mcp_fixtures::{FixtureKind, Hostility, peak_rss_bytes, spawn_fixture};
+
+const RSS_CEILING: u64 = 200 << 20;
+
+/// Small bounds so each hostile case ends in seconds.
+fn small_limits() -> CrawlLimits {
+    CrawlLimits {
+        request_timeout: Duration::from_secs(2),
+        deadline: Duration::from_secs(5),
+        max_message_bytes: 1 << 20,
+        max_crawl_bytes: 8 << 20,
+        max_pages: 20,
+        max_items: 1_000,
+        ..CrawlLimits::default()
+    }
+}
+
+fn options(limits: CrawlLimits) -> CrawlOptions {
+    CrawlOptions {
+        network: NetPolicy::allow_all(),
+        limits,
+        ..CrawlOptions::default()
+    }
+}
+
+/// Crawls a hostile fixture and returns the snapshot and the wall time.
+async fn crawl_hostile(hostility: Hostility, limits: CrawlLimits) -> (Snapshot, Duration) {
+    let fixture = spawn_fixture(FixtureKind::Hostile(hostility)).await;
+    let started = Instant::now();
+    let snapshot = crawl(&fixture.url, &options(limits))
+        .await
+        .expect("initialize succeeded");
+    (snapshot, started.elapsed())
+}
+
+fn errors(snapshot: &Snapshot) -> &[CrawlError] {
+    &snapshot
+        .crawl
+        .as_ref()
+        .expect("a live crawl has crawl info")
+        .errors
+}
+
+/// Asserts one recorded error with `code` whose message mentions `words`, and the memory ceiling.
+fn assert_recorded(snapshot: &Snapshot, code: &str, words: &str) {
+    let found = errors(snapshot)
+        .iter()
+        .any(|e| e.code == code && e.message.contains(words));
+    assert!(
+        found,
+        "expected a {code:?} error mentioning {words:?}, got {:?}",
+        errors(snapshot)
+    );
+    assert!(
+        peak_rss_bytes() < RSS_CEILING,
+        "peak RSS {} bytes",
+        peak_rss_bytes()
+    );
+}
+
+#[tokio::test]
+async fn endless_pagination_stops_at_the_page_bound() {
+    // Arrange
+    let limits = small_limits();
+
+    // Act
+    let (snapshot, elapsed) = crawl_hostile(Hostility::EndlessPagination, limits.clone()).await;
+
+    // Assert
+    assert_recorded(&snapshot, crawl_codes::BOUND, "more than 20 pages");
+    assert_eq!(snapshot.tools.len(), 20);
+    assert_eq!(snapshot.crawl.as_ref().unwrap().pages["tools"], 20);
+    assert!(elapsed < limits.deadline);
+}
+
+#[tokio::test]
+async fn endless_pagination_stops_at_the_item_bound() {
+    // Arrange
+    let limits = CrawlLimits {
+        max_items: 5,
+        ..small_limits()
+    };
+
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::EndlessPagination, limits).await;
+
+    // Assert
+    assert_recorded(&snapshot, crawl_codes::BOUND, "more than 5 items");
+    assert_eq!(snapshot.tools.len(), 5);
+}
+
+#[tokio::test]
+async fn a_repeated_cursor_is_detected_on_its_first_repeat() {
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::RepeatedCursor, small_limits()).await;
+
+    // Assert
+    assert_recorded(&snapshot, crawl_codes::BOUND, "repeated a cursor");
+    assert_eq!(snapshot.crawl.as_ref().unwrap().pages["tools"], 2);
+}
+
+#[tokio::test]
+async fn a_one_gib_body_is_cut_at_the_default_message_bound() {
+    // Arrange: the default bounds (4 MiB a message).
+    let limits = CrawlLimits::default();
+
+    // Act
+    let (snapshot, elapsed) = crawl_hostile(Hostility::HugeBody, limits).await;
+
+    // Assert
+    assert_recorded(&snapshot, crawl_codes::BOUND, "exceeded 4194304 bytes");
+    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+}
+
+#[tokio::test]
+async fn a_one_gib_body_is_cut_at_the_crawl_bound_when_that_is_smaller() {
+    // Arrange
+    let limits = CrawlLimits {
+        max_message_bytes: 8 << 20,
+        max_crawl_bytes: 2 << 20,
+        ..small_limits()
+    };
+
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::HugeBody, limits).await;
+
+    // Assert
+    assert_recorded(
+        &snapshot,
+        crawl_codes::BOUND,
+        "the crawl read more than 2097152 bytes",
+    );
+}
+
+#[tokio::test]
+async fn a_one_byte_per_second_drip_ends_at_the_request_timeout() {
+    // Arrange
+    let limits = small_limits();
+
+    // Act
+    let (snapshot, elapsed) = crawl_hostile(Hostility::Drip, limits.clone()).await;
+
+    // Assert
+    assert_recorded(
+        &snapshot,
+        crawl_codes::BOUND,
+        "no complete answer to tools/list within 2 s",
+    );
+    assert!(
+        elapsed >= limits.request_timeout && elapsed < limits.deadline,
+        "{elapsed:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_drip_longer_than_the_deadline_ends_at_the_deadline() {
+    // Arrange
+    let limits = CrawlLimits {
+        request_timeout: Duration::from_secs(30),
+        deadline: Duration::from_secs(2),
+        ..small_limits()
+    };
+
+    // Act
+    let (snapshot, elapsed) = crawl_hostile(Hostility::Drip, limits).await;
+
+    // Assert
+    assert_recorded(&snapshot, crawl_codes::BOUND, "deadline");
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+}
+
+#[tokio::test]
+async fn invalid_json_is_recorded_as_an_invalid_response() {
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::InvalidJson, small_limits()).await;
+
+    // Assert
+    assert_recorded(&snapshot, crawl_codes::INVALID_RESPONSE, "not valid JSON");
+    assert!(snapshot.tools.is_empty());
+}
+
+#[tokio::test]
+async fn a_hundred_thousand_deep_document_hits_the_depth_bound() {
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::DeepNesting, small_limits()).await;
+
+    // Assert
+    assert_recorded(&snapshot, crawl_codes::BOUND, "nested deeper than 64");
+}
+
+#[tokio::test]
+async fn an_unsupported_protocol_version_is_recorded_and_nothing_is_listed() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::Hostile(Hostility::UnsupportedVersion)).await;
+
+    // Act
+    let snapshot = crawl(&fixture.url, &options(small_limits())).await.unwrap();
+
+    // Assert
+    assert_recorded(&snapshot, crawl_codes::PROTOCOL_VERSION, "\"1999-01-01\"");
+    assert_eq!(snapshot.protocol_version.as_deref(), Some("1999-01-01"));
+    assert_eq!(fixture.rpc_methods(), ["initialize"]);
+}
+
+#[tokio::test]
+async fn no_answer_to_initialize_is_a_crawl_failure_at_the_request_timeout() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::Hostile(Hostility::SilentInitialize)).await;
+    let limits = small_limits();
+    let started = Instant::now();
+
+    // Act
+    let failure = crawl(&fixture.url, &options(limits.clone()))
+        .await
+        .unwrap_err();
+
+    // Assert
+    assert_eq!(failure.code, crawl_codes::BOUND);
+    assert!(failure.message.contains("initialize"), "{failure}");
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed >= limits.request_timeout && elapsed < limits.deadline,
+        "{elapsed:?}"
+    );
+}
+
+#[tokio::test]
+async fn an_sse_stream_that_never_answers_ends_at_the_request_timeout() {
+    // Act
+    let (snapshot, elapsed) = crawl_hostile(Hostility::EndlessSse, small_limits()).await;
+
+    // Assert
+    assert_recorded(
+        &snapshot,
+        crawl_codes::BOUND,
+        "no complete answer to tools/list",
+    );
+    assert!(elapsed < small_limits().deadline);
+}
+
+#[tokio::test]
+async fn an_sse_stream_that_never_answers_ends_at_the_crawl_byte_bound_when_that_comes_first() {
+    // Arrange: 16 KiB is a few hundred notifications, well inside the timeout.
+    let limits = CrawlLimits {
+        max_crawl_bytes: 16 << 10,
+        ..small_limits()
+    };
+
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::EndlessSse, limits).await;
+
+    // Assert
+    assert_recorded(
+        &snapshot,
+        crawl_codes::BOUND,
+        "the crawl read more than 16384 bytes",
+    );
+}
