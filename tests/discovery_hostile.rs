@@ -226,6 +226,7 @@ async fn no_answer_to_initialize_is_a_crawl_failure_at_the_request_timeout() {
 
     // Assert
     assert_eq!(failure.code, crawl_codes::BOUND);
+    assert!(failure.retryable);
     assert!(failure.message.contains("initialize"), "{failure}");
     let elapsed = started.elapsed();
     assert!(
@@ -265,4 +266,31 @@ async fn an_sse_stream_that_never_answers_ends_at_the_crawl_byte_bound_when_that
         crawl_codes::BOUND,
         "the crawl read more than 16384 bytes",
     );
+}
+
+#[tokio::test]
+async fn a_one_gib_sse_line_is_cut_at_the_message_bound() {
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::HugeSseEvent, small_limits()).await;
+
+    // Assert
+    assert_recorded(
+        &snapshot,
+        crawl_codes::BOUND,
+        "an SSE line exceeded 1048576 bytes",
+    );
+}
+
+#[tokio::test]
+async fn a_declared_list_that_fails_is_recorded_and_the_rest_is_kept() {
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::FailingPrompts, small_limits()).await;
+
+    // Assert
+    assert_recorded(
+        &snapshot,
+        crawl_codes::LIST_FAILED,
+        "prompts/list: JSON-RPC error -32601",
+    );
+    assert_eq!(snapshot.tools.len(), 1);
 }

@@ -97,8 +97,8 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
     let started = Instant::now();
     let limits = options.limits.clone();
     let url = Url::parse(url)
-        .map_err(|e| failure(crawl_codes::TRANSPORT, format!("invalid URL: {e}")))?;
-    check_url(&url, &options.network).map_err(|e| failure(crawl_codes::TRANSPORT, e))?;
+        .map_err(|e| final_failure(crawl_codes::TRANSPORT, format!("invalid URL: {e}")))?;
+    check_url(&url, &options.network).map_err(|e| final_failure(crawl_codes::TRANSPORT, e))?;
     let headers = header_map(&options.headers)?;
     let client = guarded_client(
         &options.network,
@@ -158,10 +158,20 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
     Ok(snapshot)
 }
 
+/// A failure that may not recur (network, server).
 fn failure(code: &'static str, message: impl Into<String>) -> CrawlFailure {
     CrawlFailure {
         code,
         message: message.into(),
+        retryable: true,
+    }
+}
+
+/// A failure that the same request will meet again (bad URL, header or policy).
+fn final_failure(code: &'static str, message: impl Into<String>) -> CrawlFailure {
+    CrawlFailure {
+        retryable: false,
+        ..failure(code, message)
     }
 }
 
@@ -169,7 +179,8 @@ fn failure(code: &'static str, message: impl Into<String>) -> CrawlFailure {
 fn header_map(headers: &[(String, String)]) -> Result<HeaderMap, CrawlFailure> {
     let mut map = HeaderMap::new();
     for (name, value) in headers {
-        let bad = |why: &str| failure(crawl_codes::TRANSPORT, format!("header {name:?}: {why}"));
+        let bad =
+            |why: &str| final_failure(crawl_codes::TRANSPORT, format!("header {name:?}: {why}"));
         let name = HeaderName::from_bytes(name.trim().as_bytes())
             .map_err(|_| bad("not a valid header name"))?;
         if RESERVED_HEADERS.contains(&name.as_str()) {
@@ -186,7 +197,7 @@ fn header_map(headers: &[(String, String)]) -> Result<HeaderMap, CrawlFailure> {
 fn code_of(fault: &Fault) -> &'static str {
     match fault {
         Fault::Bound(_) => crawl_codes::BOUND,
-        Fault::Transport(_) => crawl_codes::TRANSPORT,
+        Fault::Transport(_) | Fault::Refused(_) => crawl_codes::TRANSPORT,
         Fault::Invalid(_) => crawl_codes::INVALID_RESPONSE,
         Fault::Status(_) | Fault::Rpc { .. } => crawl_codes::LIST_FAILED,
     }
@@ -408,7 +419,7 @@ impl Crawler {
                 Err(fault) => {
                     self.record(code_of(&fault), format!("{}: {fault}", spec.method), None);
                     return match fault {
-                        Fault::Bound(_) | Fault::Transport(_) => Flow::Stop,
+                        Fault::Bound(_) | Fault::Transport(_) | Fault::Refused(_) => Flow::Stop,
                         _ => Flow::Next,
                     };
                 }
@@ -573,12 +584,13 @@ async fn bounded_at<T>(
 
 /// The failure of a crawl whose `initialize` produced nothing usable.
 fn init_failure(fault: &Fault) -> CrawlFailure {
-    let code = match fault {
-        Fault::Bound(_) => crawl_codes::BOUND,
-        Fault::Transport(_) => crawl_codes::TRANSPORT,
-        _ => crawl_codes::INITIALIZE,
-    };
-    failure(code, format!("initialize: {fault}"))
+    let message = format!("initialize: {fault}");
+    match fault {
+        Fault::Bound(_) => failure(crawl_codes::BOUND, message),
+        Fault::Transport(_) => failure(crawl_codes::TRANSPORT, message),
+        Fault::Refused(_) => final_failure(crawl_codes::TRANSPORT, message),
+        _ => failure(crawl_codes::INITIALIZE, message),
+    }
 }
 
 /// What the MCP schema requires of an item before it is typed.

@@ -29,8 +29,10 @@ use super::policy::NetPolicy;
 pub(crate) enum Fault {
     /// A crawl bound was hit (bytes, depth, timeout, deadline).
     Bound(String),
-    /// The network failed, or the SSRF guard refused an address.
+    /// The network failed.
     Transport(String),
+    /// The SSRF guard refused an address, a host name or a redirect.
+    Refused(String),
     /// The server answered with an HTTP error status.
     Status(u16),
     /// The bytes were not JSON-RPC, or not the answer expected.
@@ -47,7 +49,9 @@ pub(crate) enum Fault {
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Fault::Bound(m) | Fault::Transport(m) | Fault::Invalid(m) => f.write_str(m),
+            Fault::Bound(m) | Fault::Transport(m) | Fault::Refused(m) | Fault::Invalid(m) => {
+                f.write_str(m)
+            }
             Fault::Status(code) => write!(f, "HTTP status {code}"),
             Fault::Rpc { code, message } => write!(f, "JSON-RPC error {code}: {message:?}"),
         }
@@ -169,11 +173,16 @@ pub(crate) fn guarded_client(
 /// Describes a reqwest error with its causes, marking SSRF refusals as such.
 pub(crate) fn describe(error: &reqwest::Error) -> Fault {
     let mut text = error.to_string();
+    let mut refused = false;
     let mut source = std::error::Error::source(error);
     while let Some(cause) = source {
         text.push_str(": ");
         text.push_str(&cause.to_string());
+        refused |= cause.is::<Refused>();
         source = cause.source();
+    }
+    if refused {
+        return Fault::Refused(text);
     }
     if error.is_timeout() {
         return Fault::Bound(format!("request timed out: {text}"));
@@ -184,7 +193,7 @@ pub(crate) fn describe(error: &reqwest::Error) -> Fault {
 /// Defence in depth: the peer reqwest actually connected to must be allowed too.
 pub(crate) fn check_peer(response: &Response, policy: &NetPolicy) -> Result<(), Fault> {
     match response.remote_addr() {
-        Some(peer) if !policy.is_allowed(peer.ip()) => Err(Fault::Transport(
+        Some(peer) if !policy.is_allowed(peer.ip()) => Err(Fault::Refused(
             Refused(format!("connected peer {}", peer.ip())).to_string(),
         )),
         _ => Ok(()),

@@ -25,7 +25,9 @@
 //! [`crawl`] returns `Err(CrawlFailure)` only when nothing usable was learnt:
 //! the URL or the network policy refused the connection, the server could not
 //! be reached, or `initialize` did not produce a result (error status, timeout,
-//! bound, invalid answer). The job queue retries those. As soon as an
+//! bound, invalid answer). The job queue retries those, except when
+//! [`CrawlFailure::retryable`] is false (the URL, a header or the network
+//! policy refused the crawl: the same request would be refused again). As soon as an
 //! `initialize` result is in hand the answer is `Ok(snapshot)`: an unsupported
 //! protocol version, a failing list or a bound hit mid-crawl is recorded in
 //! `snapshot.crawl.errors` (codes from [`crate::snapshot::crawl_codes`]) and
@@ -118,6 +120,9 @@ pub struct CrawlFailure {
     pub code: &'static str,
     /// What happened, for people (server text in it is quoted, never raw).
     pub message: String,
+    /// Whether trying again later may succeed: false when the URL, a header or
+    /// the network policy refused the crawl, true for network and server failures.
+    pub retryable: bool,
 }
 
 /// The protocol version offered in `initialize`.

@@ -139,7 +139,7 @@ impl Transport {
                     endpoint.origin().ascii_serialization()
                 )));
             }
-            check_url(&endpoint, &link.policy).map_err(Fault::Transport)?;
+            check_url(&endpoint, &link.policy).map_err(Fault::Refused)?;
             return Ok(Transport::Legacy { endpoint, stream });
         }
     }
