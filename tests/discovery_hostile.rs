@@ -294,3 +294,16 @@ async fn a_declared_list_that_fails_is_recorded_and_the_rest_is_kept() {
     );
     assert_eq!(snapshot.tools.len(), 1);
 }
+
+#[tokio::test]
+async fn pages_of_wide_arrays_stop_at_the_json_value_budget_under_the_memory_ceiling() {
+    // Arrange: the default bounds; each 1.2 MB page fits every byte bound.
+    let limits = CrawlLimits::default();
+
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::WideArrays, limits).await;
+
+    // Assert: the second page takes the crawl past 1,000,000 values; the first is kept.
+    assert_recorded(&snapshot, crawl_codes::BOUND, "more than 1000000 values");
+    assert_eq!(snapshot.tools.len(), 1);
+}

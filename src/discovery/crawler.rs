@@ -115,6 +115,8 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
                 used: 0,
                 max_crawl: limits.max_crawl_bytes,
                 max_message: limits.max_message_bytes,
+                values: 0,
+                max_values: limits.max_json_values,
             },
             max_depth: limits.max_depth,
         },

@@ -209,6 +209,10 @@ pub(crate) struct Meter {
     pub max_crawl: u64,
     /// The bound on one JSON-RPC message (a body, or one SSE event).
     pub max_message: u64,
+    /// JSON values parsed so far in this crawl.
+    pub values: u64,
+    /// The crawl's bound on parsed JSON values.
+    pub max_values: u64,
 }
 
 impl Meter {
@@ -219,6 +223,18 @@ impl Meter {
             return Err(Fault::Bound(format!(
                 "the crawl read more than {} bytes",
                 self.max_crawl
+            )));
+        }
+        Ok(())
+    }
+
+    /// Counts `n` more parsed JSON values against the crawl's budget.
+    pub fn take_values(&mut self, n: u64) -> Result<(), Fault> {
+        self.values += n;
+        if self.values > self.max_values {
+            return Err(Fault::Bound(format!(
+                "the crawl's JSON held more than {} values",
+                self.max_values
             )));
         }
         Ok(())

@@ -77,6 +77,13 @@ pub struct CrawlLimits {
     pub max_items: usize,
     /// Deepest JSON nesting accepted (default 64).
     pub max_depth: usize,
+    /// Most JSON values (containers, elements, members) parsed in the whole
+    /// crawl (default 1,000,000). The byte bounds alone do not bound memory:
+    /// `0,` is two bytes on the wire and a 32-byte value once parsed, so 32 MiB
+    /// of small values would take hundreds of megabytes. At some 50 to 100 bytes
+    /// a parsed value this keeps a crawl's JSON under about 100 MB, while a
+    /// 10,000-tool server needs well under half of it.
+    pub max_json_values: u64,
     /// Most HTTP redirects followed per request (default 3).
     pub max_redirects: usize,
 }
@@ -91,6 +98,7 @@ impl Default for CrawlLimits {
             max_pages: 200,
             max_items: 10_000,
             max_depth: 64,
+            max_json_values: 1_000_000,
             max_redirects: 3,
         }
     }

@@ -71,7 +71,7 @@ impl Link {
             if event.event != "message" || event.data.trim().is_empty() {
                 continue;
             }
-            let message = jsonrpc::parse(event.data.as_bytes(), self.max_depth)?;
+            let message = jsonrpc::parse(event.data.as_bytes(), self.max_depth, &mut self.meter)?;
             if let Some(answer) = jsonrpc::answer_to(message, id) {
                 return answer;
             }
@@ -185,7 +185,7 @@ impl Transport {
                     link.answer_from_stream(&mut stream, id).await
                 } else if is_content_type(&response, "application/json") {
                     let bytes = read_body(&mut response, &mut link.meter).await?;
-                    let message = jsonrpc::parse(&bytes, link.max_depth)?;
+                    let message = jsonrpc::parse(&bytes, link.max_depth, &mut link.meter)?;
                     jsonrpc::answer_to(message, id).unwrap_or_else(|| {
                         Err(Fault::Invalid(
                             "the body holds no response to the request".into(),

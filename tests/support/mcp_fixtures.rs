@@ -91,6 +91,9 @@ pub enum Hostility {
     InvalidJson,
     /// A result nested 100,000 arrays deep.
     DeepNesting,
+    /// Endless pages of one tool whose `inputSchema` holds 600,000 zeros: 1.2 MB
+    /// of JSON but about 20 MB once parsed, so 32 MiB of them would take ~500 MB.
+    WideArrays,
     /// `initialize` answered with protocol version `1999-01-01`.
     UnsupportedVersion,
     /// `initialize` is never answered.
@@ -663,6 +666,12 @@ async fn hostile_post(
                 "]".repeat(depth)
             );
             json_response(body)
+        }
+        Hostility::WideArrays => {
+            let zeros = "0,".repeat(600_000);
+            json_response(format!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{\"nextCursor\":\"w{page}\",\"tools\":[{{\"name\":\"w{page}\",\"inputSchema\":{{\"enum\":[{zeros}0]}}}}]}}}}"
+            ))
         }
         Hostility::EndlessSse => sse_response(Body::from_stream(endless_notifications())),
         Hostility::HugeSseEvent => sse_response(Body::from_stream(huge_sse_line(1 << 30))),
