@@ -46,6 +46,19 @@ const RESERVED_HEADERS: &[&str] = &[
     "transfer-encoding",
 ];
 
+/// The Snapshot's own top-level keys (DESIGN.md §6).
+const SNAPSHOT_FIELDS: &[&str] = &[
+    "protocolVersion",
+    "serverInfo",
+    "capabilities",
+    "instructions",
+    "tools",
+    "resources",
+    "resourceTemplates",
+    "prompts",
+    "crawl",
+];
+
 /// One list method of the protocol and where its items go.
 struct ListSpec {
     method: &'static str,
@@ -338,7 +351,11 @@ impl Crawler {
                 None,
             ),
         }
-        // Whatever else the server put in its result (`_meta`, vendor fields) is kept.
+        // Whatever else the server put in its result (`_meta`, vendor fields) is
+        // kept, except keys that name a Snapshot field: flattened beside the real
+        // field they would serialise as a second `tools` (say) for a reader to
+        // pick instead of the crawled one.
+        init.retain(|key, _| !SNAPSHOT_FIELDS.contains(&key.as_str()));
         snapshot.extra = init;
         snapshot
     }

@@ -633,6 +633,10 @@ async fn hostile_post(
                         "protocolVersion": version,
                         "capabilities": capabilities,
                         "serverInfo": {"name": "hostile", "version": "6.6.6"},
+                        // Keys that would shadow the crawled lists in a snapshot.
+                        "tools": [{"name": "planted", "inputSchema": {}}],
+                        "crawl": {"errors": []},
+                        "_meta": {"kept": true},
                     }),
                 )
             }
