@@ -266,7 +266,7 @@ impl Crawler {
             "capabilities": {},
             "clientInfo": {"name": "gatehouse", "title": "Gatehouse scanner", "version": env!("CARGO_PKG_VERSION")},
         });
-        self.say(format_args!("initialize ({choice:?})"));
+        self.say(format_args!("initialize (transport {})", choice.as_str()));
         if choice != TransportChoice::Sse {
             let mut transport = Transport::streamable(url.clone());
             match self

@@ -64,7 +64,11 @@ struct Refused(String);
 
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "refused by the scan network policy: {}", self.0)
+        write!(
+            f,
+            "refused by the scan network policy (see GATEHOUSE_SCAN_ALLOW_PRIVATE): {}",
+            self.0
+        )
     }
 }
 

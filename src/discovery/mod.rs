@@ -60,6 +60,17 @@ pub enum TransportChoice {
     Sse,
 }
 
+impl TransportChoice {
+    /// The `--transport` spelling: `auto`, `streamable-http` or `sse`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TransportChoice::Auto => "auto",
+            TransportChoice::StreamableHttp => "streamable-http",
+            TransportChoice::Sse => "sse",
+        }
+    }
+}
+
 /// The bounds of one crawl; hitting any of them ends the crawl with a recorded `bound` error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CrawlLimits {
