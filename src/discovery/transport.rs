@@ -179,6 +179,9 @@ impl Transport {
                 let mut response = link.send(request).await?;
                 if method == "initialize" {
                     *session = session_id(&response)?;
+                    // After a redirect the session lives where the redirects led
+                    // (every hop passed the guard): talk to it there from now on.
+                    *url = response.url().clone();
                 }
                 if is_content_type(&response, "text/event-stream") {
                     let mut stream = SseStream::new(response);
