@@ -251,9 +251,13 @@ async fn an_sse_stream_that_never_answers_ends_at_the_request_timeout() {
 
 #[tokio::test]
 async fn an_sse_stream_that_never_answers_ends_at_the_crawl_byte_bound_when_that_comes_first() {
-    // Arrange: 16 KiB is a few hundred notifications, well inside the timeout.
+    // Arrange: 16 KiB is about 130 notifications (under a second); the time
+    // bounds are far away so that only the byte bound can end the crawl, however
+    // loaded the machine.
     let limits = CrawlLimits {
         max_crawl_bytes: 16 << 10,
+        request_timeout: Duration::from_secs(30),
+        deadline: Duration::from_secs(60),
         ..small_limits()
     };
 
