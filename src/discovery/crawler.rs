@@ -113,6 +113,7 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
         .map_err(|e| final_failure(crawl_codes::TRANSPORT, format!("invalid URL: {e}")))?;
     check_url(&url, &options.network).map_err(|e| final_failure(crawl_codes::TRANSPORT, e))?;
     let headers = header_map(&options.headers)?;
+    let url_host = url.host_str().unwrap_or_default().to_string();
     let client = guarded_client(
         &options.network,
         limits.request_timeout,
@@ -164,6 +165,19 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
     }
     crawler.close(transport).await;
 
+    // The host only: a URL's path or query may carry a publisher's token.
+    tracing::info!(
+        host = url_host.as_str(),
+        transport = crawler.transport_name,
+        tools = snapshot.tools.len(),
+        resources = snapshot.resources.len(),
+        resource_templates = snapshot.resource_templates.len(),
+        prompts = snapshot.prompts.len(),
+        errors = crawler.errors.len(),
+        bytes = crawler.link.meter.used,
+        duration_ms = started.elapsed().as_millis() as u64,
+        "crawl finished"
+    );
     snapshot.crawl = Some(CrawlInfo {
         transport: crawler.transport_name.to_string(),
         pages: std::mem::take(&mut crawler.pages),
@@ -227,6 +241,7 @@ impl Crawler {
     }
 
     fn record(&mut self, code: &str, message: String, target: Option<Target>) {
+        tracing::debug!(code, message = message.as_str(), "crawl anomaly");
         self.errors.push(CrawlError {
             code: code.to_string(),
             message,
