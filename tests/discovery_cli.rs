@@ -5,7 +5,7 @@ mod mcp_fixtures;
 
 use std::process::Output;
 
-use mcp_fixtures::{FixtureKind, catalogue, spawn_fixture};
+use mcp_fixtures::{FixtureKind, Hostility, catalogue, spawn_fixture};
 use serde_json::Value;
 use tokio::process::Command;
 
@@ -116,4 +116,61 @@ async fn scan_exits_2_on_a_malformed_header() {
 
     // Assert
     assert_eq!(output.status.code(), Some(2));
+}
+
+/// Runs the binary against `url` with the default bounds and returns its exit
+/// code and peak RSS in bytes, as the kernel accounted them (wait4's rusage).
+#[allow(clippy::zombie_processes, reason = "the child is reaped by wait4, which std cannot do")]
+async fn scan_peak_rss(url: &str) -> (Option<i32>, u64) {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gatehouse"))
+        .args(["scan", url, "--format", "json"])
+        .env("GATEHOUSE_SCAN_ALLOW_PRIVATE", "1")
+        .env("GATEHOUSE_DATA_DIR", std::env::temp_dir())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run gatehouse");
+    let pid = child.id() as libc::pid_t;
+    // wait4 blocks, and the fixture serving the scan runs on this runtime.
+    tokio::task::spawn_blocking(move || {
+        let mut status = 0;
+        // SAFETY: zeroed rusage is a valid value of this plain C struct.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `pid` is our own child, not yet reaped (the Child is never waited on).
+        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        assert_eq!(reaped, pid, "wait4 failed");
+        let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+        // ru_maxrss is in KiB on Linux.
+        let peak = usage.ru_maxrss as u64 * 1024;
+        eprintln!("gatehouse scan peak RSS: {:.1} MB", peak as f64 / 1e6);
+        (code, peak)
+    })
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn the_scan_process_stays_under_200_mb_against_a_one_gib_body() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::Hostile(Hostility::HugeBody)).await;
+
+    // Act
+    let (code, peak) = scan_peak_rss(&fixture.url).await;
+
+    // Assert
+    assert_ne!(code, Some(2), "the crawl itself failed");
+    assert!(peak < 200 << 20, "peak RSS {peak} bytes");
+}
+
+#[tokio::test]
+async fn the_scan_process_stays_under_200_mb_against_pages_of_wide_arrays() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::Hostile(Hostility::WideArrays)).await;
+
+    // Act
+    let (code, peak) = scan_peak_rss(&fixture.url).await;
+
+    // Assert
+    assert_ne!(code, Some(2), "the crawl itself failed");
+    assert!(peak < 200 << 20, "peak RSS {peak} bytes");
 }

@@ -276,3 +276,20 @@ async fn invalid_duplicate_and_badly_named_tools_are_recorded() {
         json!({"kind": "tool", "name": "dup"})
     );
 }
+
+#[tokio::test]
+async fn initialize_fields_named_like_snapshot_fields_are_not_kept() {
+    // Arrange: the hostile server's initialize result also carries `tools` and `crawl`.
+    let fixture = spawn_fixture(FixtureKind::Hostile(Hostility::BadItems)).await;
+
+    // Act
+    let snapshot = crawl(&fixture.url, &loopback_options(TransportChoice::Auto))
+        .await
+        .unwrap();
+
+    // Assert
+    let text = serde_json::to_string(&snapshot).unwrap();
+    assert!(!text.contains("planted"), "{text}");
+    assert_eq!(text.matches("\"crawl\"").count(), 1);
+    assert_eq!(snapshot.extra["_meta"], json!({"kept": true}));
+}

@@ -226,6 +226,7 @@ async fn no_answer_to_initialize_is_a_crawl_failure_at_the_request_timeout() {
 
     // Assert
     assert_eq!(failure.code, crawl_codes::BOUND);
+    assert!(failure.retryable);
     assert!(failure.message.contains("initialize"), "{failure}");
     let elapsed = started.elapsed();
     assert!(
@@ -250,9 +251,13 @@ async fn an_sse_stream_that_never_answers_ends_at_the_request_timeout() {
 
 #[tokio::test]
 async fn an_sse_stream_that_never_answers_ends_at_the_crawl_byte_bound_when_that_comes_first() {
-    // Arrange: 16 KiB is a few hundred notifications, well inside the timeout.
+    // Arrange: 16 KiB is about 130 notifications (under a second); the time
+    // bounds are far away so that only the byte bound can end the crawl, however
+    // loaded the machine.
     let limits = CrawlLimits {
         max_crawl_bytes: 16 << 10,
+        request_timeout: Duration::from_secs(30),
+        deadline: Duration::from_secs(60),
         ..small_limits()
     };
 
@@ -265,4 +270,44 @@ async fn an_sse_stream_that_never_answers_ends_at_the_crawl_byte_bound_when_that
         crawl_codes::BOUND,
         "the crawl read more than 16384 bytes",
     );
+}
+
+#[tokio::test]
+async fn a_one_gib_sse_line_is_cut_at_the_message_bound() {
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::HugeSseEvent, small_limits()).await;
+
+    // Assert
+    assert_recorded(
+        &snapshot,
+        crawl_codes::BOUND,
+        "an SSE line exceeded 1048576 bytes",
+    );
+}
+
+#[tokio::test]
+async fn a_declared_list_that_fails_is_recorded_and_the_rest_is_kept() {
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::FailingPrompts, small_limits()).await;
+
+    // Assert
+    assert_recorded(
+        &snapshot,
+        crawl_codes::LIST_FAILED,
+        "prompts/list: JSON-RPC error -32601",
+    );
+    assert_eq!(snapshot.tools.len(), 1);
+}
+
+#[tokio::test]
+async fn pages_of_wide_arrays_stop_at_the_json_value_budget_under_the_memory_ceiling() {
+    // Arrange: the default bounds; each 1.2 MB page fits every byte bound.
+    let limits = CrawlLimits::default();
+
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::WideArrays, limits).await;
+
+    // Assert: the second page takes the crawl past 1,000,000 values; the first is kept.
+    assert_recorded(&snapshot, crawl_codes::BOUND, "more than 1000000 values");
+    assert_eq!(snapshot.tools.len(), 1);
 }

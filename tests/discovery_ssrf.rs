@@ -194,3 +194,30 @@ async fn more_than_three_redirects_are_refused() {
     );
     assert!(end.requests().is_empty());
 }
+
+#[tokio::test]
+async fn three_redirects_between_allowed_addresses_are_followed() {
+    // Arrange: three fixtures redirecting `initialize` in a chain to an honest one.
+    let end = spawn_fixture_on(FIXTURE_IP, FixtureKind::ToolsOnly).await;
+    let mut chain = Vec::new();
+    let mut next = end.url.clone();
+    for _ in 0..3 {
+        let hop = spawn_fixture_on(
+            FIXTURE_IP,
+            FixtureKind::Hostile(Hostility::RedirectTo(next)),
+        )
+        .await;
+        next = hop.url.clone();
+        chain.push(hop);
+    }
+
+    // Act
+    let snapshot = crawl(&next, &only_the_fixture_allowed()).await;
+
+    // Assert
+    assert!(snapshot.is_ok(), "{snapshot:?}");
+    assert_eq!(
+        end.rpc_methods().first().map(String::as_str),
+        Some("initialize")
+    );
+}

@@ -46,6 +46,19 @@ const RESERVED_HEADERS: &[&str] = &[
     "transfer-encoding",
 ];
 
+/// The Snapshot's own top-level keys (DESIGN.md §6).
+const SNAPSHOT_FIELDS: &[&str] = &[
+    "protocolVersion",
+    "serverInfo",
+    "capabilities",
+    "instructions",
+    "tools",
+    "resources",
+    "resourceTemplates",
+    "prompts",
+    "crawl",
+];
+
 /// One list method of the protocol and where its items go.
 struct ListSpec {
     method: &'static str,
@@ -97,9 +110,10 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
     let started = Instant::now();
     let limits = options.limits.clone();
     let url = Url::parse(url)
-        .map_err(|e| failure(crawl_codes::TRANSPORT, format!("invalid URL: {e}")))?;
-    check_url(&url, &options.network).map_err(|e| failure(crawl_codes::TRANSPORT, e))?;
+        .map_err(|e| final_failure(crawl_codes::TRANSPORT, format!("invalid URL: {e}")))?;
+    check_url(&url, &options.network).map_err(|e| final_failure(crawl_codes::TRANSPORT, e))?;
     let headers = header_map(&options.headers)?;
+    let url_host = url.host_str().unwrap_or_default().to_string();
     let client = guarded_client(
         &options.network,
         limits.request_timeout,
@@ -115,6 +129,8 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
                 used: 0,
                 max_crawl: limits.max_crawl_bytes,
                 max_message: limits.max_message_bytes,
+                values: 0,
+                max_values: limits.max_json_values,
             },
             max_depth: limits.max_depth,
         },
@@ -149,6 +165,19 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
     }
     crawler.close(transport).await;
 
+    // The host only: a URL's path or query may carry a publisher's token.
+    tracing::info!(
+        host = url_host.as_str(),
+        transport = crawler.transport_name,
+        tools = snapshot.tools.len(),
+        resources = snapshot.resources.len(),
+        resource_templates = snapshot.resource_templates.len(),
+        prompts = snapshot.prompts.len(),
+        errors = crawler.errors.len(),
+        bytes = crawler.link.meter.used,
+        duration_ms = started.elapsed().as_millis() as u64,
+        "crawl finished"
+    );
     snapshot.crawl = Some(CrawlInfo {
         transport: crawler.transport_name.to_string(),
         pages: std::mem::take(&mut crawler.pages),
@@ -158,10 +187,20 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
     Ok(snapshot)
 }
 
+/// A failure that may not recur (network, server).
 fn failure(code: &'static str, message: impl Into<String>) -> CrawlFailure {
     CrawlFailure {
         code,
         message: message.into(),
+        retryable: true,
+    }
+}
+
+/// A failure that the same request will meet again (bad URL, header or policy).
+fn final_failure(code: &'static str, message: impl Into<String>) -> CrawlFailure {
+    CrawlFailure {
+        retryable: false,
+        ..failure(code, message)
     }
 }
 
@@ -169,7 +208,8 @@ fn failure(code: &'static str, message: impl Into<String>) -> CrawlFailure {
 fn header_map(headers: &[(String, String)]) -> Result<HeaderMap, CrawlFailure> {
     let mut map = HeaderMap::new();
     for (name, value) in headers {
-        let bad = |why: &str| failure(crawl_codes::TRANSPORT, format!("header {name:?}: {why}"));
+        let bad =
+            |why: &str| final_failure(crawl_codes::TRANSPORT, format!("header {name:?}: {why}"));
         let name = HeaderName::from_bytes(name.trim().as_bytes())
             .map_err(|_| bad("not a valid header name"))?;
         if RESERVED_HEADERS.contains(&name.as_str()) {
@@ -186,7 +226,7 @@ fn header_map(headers: &[(String, String)]) -> Result<HeaderMap, CrawlFailure> {
 fn code_of(fault: &Fault) -> &'static str {
     match fault {
         Fault::Bound(_) => crawl_codes::BOUND,
-        Fault::Transport(_) => crawl_codes::TRANSPORT,
+        Fault::Transport(_) | Fault::Refused(_) => crawl_codes::TRANSPORT,
         Fault::Invalid(_) => crawl_codes::INVALID_RESPONSE,
         Fault::Status(_) | Fault::Rpc { .. } => crawl_codes::LIST_FAILED,
     }
@@ -201,6 +241,7 @@ impl Crawler {
     }
 
     fn record(&mut self, code: &str, message: String, target: Option<Target>) {
+        tracing::debug!(code, message = message.as_str(), "crawl anomaly");
         self.errors.push(CrawlError {
             code: code.to_string(),
             message,
@@ -240,7 +281,7 @@ impl Crawler {
             "capabilities": {},
             "clientInfo": {"name": "gatehouse", "title": "Gatehouse scanner", "version": env!("CARGO_PKG_VERSION")},
         });
-        self.say(format_args!("initialize ({choice:?})"));
+        self.say(format_args!("initialize (transport {})", choice.as_str()));
         if choice != TransportChoice::Sse {
             let mut transport = Transport::streamable(url.clone());
             match self
@@ -325,7 +366,11 @@ impl Crawler {
                 None,
             ),
         }
-        // Whatever else the server put in its result (`_meta`, vendor fields) is kept.
+        // Whatever else the server put in its result (`_meta`, vendor fields) is
+        // kept, except keys that name a Snapshot field: flattened beside the real
+        // field they would serialise as a second `tools` (say) for a reader to
+        // pick instead of the crawled one.
+        init.retain(|key, _| !SNAPSHOT_FIELDS.contains(&key.as_str()));
         snapshot.extra = init;
         snapshot
     }
@@ -408,7 +453,7 @@ impl Crawler {
                 Err(fault) => {
                     self.record(code_of(&fault), format!("{}: {fault}", spec.method), None);
                     return match fault {
-                        Fault::Bound(_) | Fault::Transport(_) => Flow::Stop,
+                        Fault::Bound(_) | Fault::Transport(_) | Fault::Refused(_) => Flow::Stop,
                         _ => Flow::Next,
                     };
                 }
@@ -573,12 +618,13 @@ async fn bounded_at<T>(
 
 /// The failure of a crawl whose `initialize` produced nothing usable.
 fn init_failure(fault: &Fault) -> CrawlFailure {
-    let code = match fault {
-        Fault::Bound(_) => crawl_codes::BOUND,
-        Fault::Transport(_) => crawl_codes::TRANSPORT,
-        _ => crawl_codes::INITIALIZE,
-    };
-    failure(code, format!("initialize: {fault}"))
+    let message = format!("initialize: {fault}");
+    match fault {
+        Fault::Bound(_) => failure(crawl_codes::BOUND, message),
+        Fault::Transport(_) => failure(crawl_codes::TRANSPORT, message),
+        Fault::Refused(_) => final_failure(crawl_codes::TRANSPORT, message),
+        _ => failure(crawl_codes::INITIALIZE, message),
+    }
 }
 
 /// What the MCP schema requires of an item before it is typed.

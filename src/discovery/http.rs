@@ -29,8 +29,10 @@ use super::policy::NetPolicy;
 pub(crate) enum Fault {
     /// A crawl bound was hit (bytes, depth, timeout, deadline).
     Bound(String),
-    /// The network failed, or the SSRF guard refused an address.
+    /// The network failed.
     Transport(String),
+    /// The SSRF guard refused an address, a host name or a redirect.
+    Refused(String),
     /// The server answered with an HTTP error status.
     Status(u16),
     /// The bytes were not JSON-RPC, or not the answer expected.
@@ -47,7 +49,9 @@ pub(crate) enum Fault {
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Fault::Bound(m) | Fault::Transport(m) | Fault::Invalid(m) => f.write_str(m),
+            Fault::Bound(m) | Fault::Transport(m) | Fault::Refused(m) | Fault::Invalid(m) => {
+                f.write_str(m)
+            }
             Fault::Status(code) => write!(f, "HTTP status {code}"),
             Fault::Rpc { code, message } => write!(f, "JSON-RPC error {code}: {message:?}"),
         }
@@ -60,7 +64,11 @@ struct Refused(String);
 
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "refused by the scan network policy: {}", self.0)
+        write!(
+            f,
+            "refused by the scan network policy (see GATEHOUSE_SCAN_ALLOW_PRIVATE): {}",
+            self.0
+        )
     }
 }
 
@@ -169,11 +177,16 @@ pub(crate) fn guarded_client(
 /// Describes a reqwest error with its causes, marking SSRF refusals as such.
 pub(crate) fn describe(error: &reqwest::Error) -> Fault {
     let mut text = error.to_string();
+    let mut refused = false;
     let mut source = std::error::Error::source(error);
     while let Some(cause) = source {
         text.push_str(": ");
         text.push_str(&cause.to_string());
+        refused |= cause.is::<Refused>();
         source = cause.source();
+    }
+    if refused {
+        return Fault::Refused(text);
     }
     if error.is_timeout() {
         return Fault::Bound(format!("request timed out: {text}"));
@@ -184,7 +197,7 @@ pub(crate) fn describe(error: &reqwest::Error) -> Fault {
 /// Defence in depth: the peer reqwest actually connected to must be allowed too.
 pub(crate) fn check_peer(response: &Response, policy: &NetPolicy) -> Result<(), Fault> {
     match response.remote_addr() {
-        Some(peer) if !policy.is_allowed(peer.ip()) => Err(Fault::Transport(
+        Some(peer) if !policy.is_allowed(peer.ip()) => Err(Fault::Refused(
             Refused(format!("connected peer {}", peer.ip())).to_string(),
         )),
         _ => Ok(()),
@@ -200,6 +213,10 @@ pub(crate) struct Meter {
     pub max_crawl: u64,
     /// The bound on one JSON-RPC message (a body, or one SSE event).
     pub max_message: u64,
+    /// JSON values parsed so far in this crawl.
+    pub values: u64,
+    /// The crawl's bound on parsed JSON values.
+    pub max_values: u64,
 }
 
 impl Meter {
@@ -210,6 +227,18 @@ impl Meter {
             return Err(Fault::Bound(format!(
                 "the crawl read more than {} bytes",
                 self.max_crawl
+            )));
+        }
+        Ok(())
+    }
+
+    /// Counts `n` more parsed JSON values against the crawl's budget.
+    pub fn take_values(&mut self, n: u64) -> Result<(), Fault> {
+        self.values += n;
+        if self.values > self.max_values {
+            return Err(Fault::Bound(format!(
+                "the crawl's JSON held more than {} values",
+                self.max_values
             )));
         }
         Ok(())

@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use super::http::Fault;
+use super::http::{Fault, Meter};
 
 /// A request object for `method` with `params` (omitted when `None`).
 pub(crate) fn request(id: u64, method: &str, params: Option<Value>) -> Value {
@@ -22,12 +22,23 @@ pub(crate) fn notification(method: &str) -> Value {
     json!({"jsonrpc": "2.0", "method": method})
 }
 
-/// The deepest nesting of arrays and objects in `bytes`, stopping early past `max`.
+/// What a byte scan learns about a JSON text before it is parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Shape {
+    /// Nesting went deeper than the bound (the scan stopped there).
+    pub too_deep: bool,
+    /// About how many values parsing would build: containers, elements and members.
+    pub values: u64,
+}
+
+/// Scans `bytes` for nesting depth and value count, stopping early past `max_depth`.
 ///
-/// Brackets inside strings do not count; escapes are honoured so `"\""` does
-/// not end a string early. Invalid JSON is left for the parser to reject.
-pub(crate) fn exceeds_depth(bytes: &[u8], max: usize) -> bool {
+/// Brackets, commas and colons inside strings do not count; escapes are
+/// honoured so `"\""` does not end a string early. Invalid JSON is left for the
+/// parser to reject.
+pub(crate) fn shape(bytes: &[u8], max_depth: usize) -> Shape {
     let mut depth = 0usize;
+    let mut values = 1u64;
     let mut in_string = false;
     let mut escaped = false;
     for &byte in bytes {
@@ -43,25 +54,36 @@ pub(crate) fn exceeds_depth(bytes: &[u8], max: usize) -> bool {
         match byte {
             b'"' => in_string = true,
             b'[' | b'{' => {
+                values += 1;
                 depth += 1;
-                if depth > max {
-                    return true;
+                if depth > max_depth {
+                    return Shape {
+                        too_deep: true,
+                        values,
+                    };
                 }
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' | b':' => values += 1,
             _ => {}
         }
     }
-    false
+    Shape {
+        too_deep: false,
+        values,
+    }
 }
 
-/// Parses one message, refusing documents nested deeper than `max_depth`.
-pub(crate) fn parse(bytes: &[u8], max_depth: usize) -> Result<Value, Fault> {
-    if exceeds_depth(bytes, max_depth) {
+/// Parses one message, refusing documents nested deeper than `max_depth` and
+/// counting its values against the crawl's budget before anything is built.
+pub(crate) fn parse(bytes: &[u8], max_depth: usize, meter: &mut Meter) -> Result<Value, Fault> {
+    let shape = shape(bytes, max_depth);
+    if shape.too_deep {
         return Err(Fault::Bound(format!(
             "JSON nested deeper than {max_depth} levels"
         )));
     }
+    meter.take_values(shape.values)?;
     serde_json::from_slice(bytes).map_err(|e| Fault::Invalid(format!("not valid JSON: {e}")))
 }
 
@@ -110,14 +132,46 @@ mod tests {
     #[test]
     fn a_hundred_thousand_deep_document_is_refused_before_parsing() {
         let deep = "[".repeat(100_000);
-        assert!(matches!(parse(deep.as_bytes(), 64), Err(Fault::Bound(_))));
+        let result = parse(deep.as_bytes(), 64, &mut roomy_meter());
+        assert!(matches!(result, Err(Fault::Bound(_))));
     }
 
     #[test]
     fn brackets_inside_strings_do_not_count_as_depth() {
         let text = r#"{"a": "[[[[[[\"[[[[", "b": [[1]]}"#;
-        assert!(!exceeds_depth(text.as_bytes(), 3));
-        assert!(exceeds_depth(text.as_bytes(), 2));
+        assert!(!shape(text.as_bytes(), 3).too_deep);
+        assert!(shape(text.as_bytes(), 2).too_deep);
+    }
+
+    fn roomy_meter() -> Meter {
+        Meter {
+            used: 0,
+            max_crawl: u64::MAX,
+            max_message: u64::MAX,
+            values: 0,
+            max_values: u64::MAX,
+        }
+    }
+
+    #[test]
+    fn values_are_counted_outside_strings_only() {
+        let text = r#"{"a": [1, 2, {"b": "x,y:z"}], "c": null}"#;
+        // One for the document, one per bracket opened, comma and colon: an
+        // over-estimate of the values built, never an under-estimate.
+        assert_eq!(shape(text.as_bytes(), 64).values, 10);
+    }
+
+    #[test]
+    fn a_wide_array_over_the_value_budget_is_refused_before_parsing() {
+        let wide = format!("[{}0]", "0,".repeat(1000));
+        let mut meter = Meter {
+            max_values: 500,
+            ..roomy_meter()
+        };
+        assert!(matches!(
+            parse(wide.as_bytes(), 64, &mut meter),
+            Err(Fault::Bound(_))
+        ));
     }
 
     #[test]

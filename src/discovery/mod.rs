@@ -25,7 +25,9 @@
 //! [`crawl`] returns `Err(CrawlFailure)` only when nothing usable was learnt:
 //! the URL or the network policy refused the connection, the server could not
 //! be reached, or `initialize` did not produce a result (error status, timeout,
-//! bound, invalid answer). The job queue retries those. As soon as an
+//! bound, invalid answer). The job queue retries those, except when
+//! [`CrawlFailure::retryable`] is false (the URL, a header or the network
+//! policy refused the crawl: the same request would be refused again). As soon as an
 //! `initialize` result is in hand the answer is `Ok(snapshot)`: an unsupported
 //! protocol version, a failing list or a bound hit mid-crawl is recorded in
 //! `snapshot.crawl.errors` (codes from [`crate::snapshot::crawl_codes`]) and
@@ -58,6 +60,17 @@ pub enum TransportChoice {
     Sse,
 }
 
+impl TransportChoice {
+    /// The `--transport` spelling: `auto`, `streamable-http` or `sse`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TransportChoice::Auto => "auto",
+            TransportChoice::StreamableHttp => "streamable-http",
+            TransportChoice::Sse => "sse",
+        }
+    }
+}
+
 /// The bounds of one crawl; hitting any of them ends the crawl with a recorded `bound` error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CrawlLimits {
@@ -75,6 +88,13 @@ pub struct CrawlLimits {
     pub max_items: usize,
     /// Deepest JSON nesting accepted (default 64).
     pub max_depth: usize,
+    /// Most JSON values (containers, elements, members) parsed in the whole
+    /// crawl (default 1,000,000). The byte bounds alone do not bound memory:
+    /// `0,` is two bytes on the wire and a 32-byte value once parsed, so 32 MiB
+    /// of small values would take hundreds of megabytes. At some 50 to 100 bytes
+    /// a parsed value this keeps a crawl's JSON under about 100 MB, while a
+    /// 10,000-tool server needs well under half of it.
+    pub max_json_values: u64,
     /// Most HTTP redirects followed per request (default 3).
     pub max_redirects: usize,
 }
@@ -89,6 +109,7 @@ impl Default for CrawlLimits {
             max_pages: 200,
             max_items: 10_000,
             max_depth: 64,
+            max_json_values: 1_000_000,
             max_redirects: 3,
         }
     }
@@ -118,6 +139,9 @@ pub struct CrawlFailure {
     pub code: &'static str,
     /// What happened, for people (server text in it is quoted, never raw).
     pub message: String,
+    /// Whether trying again later may succeed: false when the URL, a header or
+    /// the network policy refused the crawl, true for network and server failures.
+    pub retryable: bool,
 }
 
 /// The protocol version offered in `initialize`.

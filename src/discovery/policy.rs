@@ -173,11 +173,18 @@ impl NetPolicy {
     }
 }
 
-/// The IPv4 address inside an IPv4-mapped (`::ffff:a.b.c.d`) or the deprecated
-/// IPv4-compatible (`::a.b.c.d`) form; `::` and `::1` stay IPv6.
+/// The IPv4 address inside an IPv4-mapped (`::ffff:a.b.c.d`), the deprecated
+/// IPv4-compatible (`::a.b.c.d`) or a NAT64 (`64:ff9b::a.b.c.d`, RFC 6052)
+/// address; `::` and `::1` stay IPv6.
 fn embedded_ipv4(v6: Ipv6Addr) -> Option<Ipv4Addr> {
     if v6.is_loopback() || v6.is_unspecified() {
         return None;
+    }
+    let octets = v6.octets();
+    if octets[..12] == [0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0] {
+        return Some(Ipv4Addr::new(
+            octets[12], octets[13], octets[14], octets[15],
+        ));
     }
     v6.to_ipv4()
 }
@@ -226,6 +233,7 @@ mod tests {
             "::ffff:127.0.0.1",
             "::ffff:169.254.169.254",
             "::ffff:10.1.2.3",
+            "64:ff9b::a9fe:a9fe",
         ] {
             assert!(refused(&policy, ip), "{ip} should be refused");
         }

@@ -71,7 +71,7 @@ impl Link {
             if event.event != "message" || event.data.trim().is_empty() {
                 continue;
             }
-            let message = jsonrpc::parse(event.data.as_bytes(), self.max_depth)?;
+            let message = jsonrpc::parse(event.data.as_bytes(), self.max_depth, &mut self.meter)?;
             if let Some(answer) = jsonrpc::answer_to(message, id) {
                 return answer;
             }
@@ -139,7 +139,7 @@ impl Transport {
                     endpoint.origin().ascii_serialization()
                 )));
             }
-            check_url(&endpoint, &link.policy).map_err(Fault::Transport)?;
+            check_url(&endpoint, &link.policy).map_err(Fault::Refused)?;
             return Ok(Transport::Legacy { endpoint, stream });
         }
     }
@@ -179,13 +179,16 @@ impl Transport {
                 let mut response = link.send(request).await?;
                 if method == "initialize" {
                     *session = session_id(&response)?;
+                    // After a redirect the session lives where the redirects led
+                    // (every hop passed the guard): talk to it there from now on.
+                    *url = response.url().clone();
                 }
                 if is_content_type(&response, "text/event-stream") {
                     let mut stream = SseStream::new(response);
                     link.answer_from_stream(&mut stream, id).await
                 } else if is_content_type(&response, "application/json") {
                     let bytes = read_body(&mut response, &mut link.meter).await?;
-                    let message = jsonrpc::parse(&bytes, link.max_depth)?;
+                    let message = jsonrpc::parse(&bytes, link.max_depth, &mut link.meter)?;
                     jsonrpc::answer_to(message, id).unwrap_or_else(|| {
                         Err(Fault::Invalid(
                             "the body holds no response to the request".into(),

@@ -83,12 +83,17 @@ pub enum Hostility {
     RepeatedCursor,
     /// A 1 GiB JSON body, streamed without a length.
     HugeBody,
+    /// An SSE response whose one `data` line is 1 GiB long.
+    HugeSseEvent,
     /// A valid answer sent one byte per second.
     Drip,
     /// A body that is not JSON.
     InvalidJson,
     /// A result nested 100,000 arrays deep.
     DeepNesting,
+    /// Endless pages of one tool whose `inputSchema` holds 600,000 zeros: 1.2 MB
+    /// of JSON but about 20 MB once parsed, so 32 MiB of them would take ~500 MB.
+    WideArrays,
     /// `initialize` answered with protocol version `1999-01-01`.
     UnsupportedVersion,
     /// `initialize` is never answered.
@@ -99,6 +104,8 @@ pub enum Hostility {
     RedirectTo(String),
     /// Valid JSON-RPC carrying bad items: a duplicate, a bad name, an item without `inputSchema`.
     BadItems,
+    /// Declares `prompts` as well, but `prompts/list` answers with a JSON-RPC error.
+    FailingPrompts,
 }
 
 /// One HTTP request a fixture received.
@@ -615,12 +622,21 @@ async fn hostile_post(
                 } else {
                     "2025-06-18"
                 };
+                let capabilities = if *h == Hostility::FailingPrompts {
+                    json!({"tools": {}, "prompts": {}})
+                } else {
+                    json!({"tools": {}})
+                };
                 answer(
                     &id,
                     json!({
                         "protocolVersion": version,
-                        "capabilities": {"tools": {}},
+                        "capabilities": capabilities,
                         "serverInfo": {"name": "hostile", "version": "6.6.6"},
+                        // Keys that would shadow the crawled lists in a snapshot.
+                        "tools": [{"name": "planted", "inputSchema": {}}],
+                        "crawl": {"errors": []},
+                        "_meta": {"kept": true},
                     }),
                 )
             }
@@ -655,7 +671,14 @@ async fn hostile_post(
             );
             json_response(body)
         }
+        Hostility::WideArrays => {
+            let zeros = "0,".repeat(600_000);
+            json_response(format!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{\"nextCursor\":\"w{page}\",\"tools\":[{{\"name\":\"w{page}\",\"inputSchema\":{{\"enum\":[{zeros}0]}}}}]}}}}"
+            ))
+        }
         Hostility::EndlessSse => sse_response(Body::from_stream(endless_notifications())),
+        Hostility::HugeSseEvent => sse_response(Body::from_stream(huge_sse_line(1 << 30))),
         Hostility::BadItems => answer(
             &id,
             json!({"tools": [
@@ -667,6 +690,7 @@ async fn hostile_post(
                 one_tool("fine"),
             ]}),
         ),
+        Hostility::FailingPrompts => answer(&id, json!({"tools": [one_tool("ok")]})),
         _ => answer(&id, json!({"tools": []})),
     }
 }
@@ -684,6 +708,15 @@ fn huge_body(id: &Value, size: usize) -> impl Stream<Item = Result<Bytes, Infall
             (0..size / CHUNK).map(move |_| Ok(filler.clone())),
         ))
         .chain(stream::once(async { Ok(Bytes::from_static(b"\"}]}}")) }))
+}
+
+/// `data: ` followed by `size` bytes of `A` and no line end, lazily.
+fn huge_sse_line(size: usize) -> impl Stream<Item = Result<Bytes, Infallible>> {
+    const CHUNK: usize = 64 << 10;
+    let filler = Bytes::from(vec![b'A'; CHUNK]);
+    stream::once(async { Ok(Bytes::from_static(b"event: message\ndata: ")) }).chain(stream::iter(
+        (0..size / CHUNK).map(move |_| Ok(filler.clone())),
+    ))
 }
 
 /// `text`, one byte per second.
