@@ -89,6 +89,10 @@ pub struct Config {
     #[arg(long, env = "GATEHOUSE_WORKERS", default_value_t = 4, global = true)]
     pub workers: usize,
 
+    /// Seconds a scan job stays claimed without a heartbeat; a dead worker's job is retried after this.
+    #[arg(long, env = "GATEHOUSE_JOB_LEASE_SECS", default_value_t = 120, global = true)]
+    pub job_lease_secs: u64,
+
     /// TOML rules file for the analysis (thresholds, overrides, extra rules).
     #[arg(long = "rules-file", env = "GATEHOUSE_RULES", global = true)]
     pub rules_file: Option<PathBuf>,
@@ -161,6 +165,7 @@ impl fmt::Debug for Config {
                 &format_args!("{}", redact(&self.bootstrap_admin_password)),
             )
             .field("workers", &self.workers)
+            .field("job_lease_secs", &self.job_lease_secs)
             .field("rules_file", &self.rules_file)
             .field("log_format", &self.log_format)
             .finish()

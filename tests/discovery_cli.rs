@@ -120,7 +120,10 @@ async fn scan_exits_2_on_a_malformed_header() {
 
 /// Runs the binary against `url` with the default bounds and returns its exit
 /// code and peak RSS in bytes, as the kernel accounted them (wait4's rusage).
-#[allow(clippy::zombie_processes, reason = "the child is reaped by wait4, which std cannot do")]
+#[allow(
+    clippy::zombie_processes,
+    reason = "the child is reaped by wait4, which std cannot do"
+)]
 async fn scan_peak_rss(url: &str) -> (Option<i32>, u64) {
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_gatehouse"))
         .args(["scan", url, "--format", "json"])

@@ -77,13 +77,15 @@ pub fn worker_config(config: &Config) -> anyhow::Result<WorkerConfig> {
             .map_err(|e| anyhow::anyhow!("rules file {}: {e}", path.display()))?,
         None => RulesConfig::default(),
     };
-    Ok(WorkerConfig::new(
+    let mut worker = WorkerConfig::new(
         CrawlOptions {
             network,
             ..CrawlOptions::default()
         },
         rules,
-    ))
+    );
+    worker.lease = std::time::Duration::from_secs(config.job_lease_secs.max(1));
+    Ok(worker)
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

@@ -87,8 +87,9 @@ pub async fn run_next(db: &Db, config: &WorkerConfig) -> anyhow::Result<Outcome>
         .await?
         .context("the job's version is gone")?;
     if let Err(e) = run_scan(db, config, &job, &version).await {
-        tracing::error!(job = %job.id, error = %format!("{e:#}"), "job failed");
-        retry_or_fail(db, config, &job, &version, &format!("{e:#}")).await?;
+        let permanent = e.downcast_ref::<Permanent>().is_some();
+        tracing::error!(job = %job.id, error = %format!("{e:#}"), permanent, "job failed");
+        retry_or_fail(db, config, &job, &version, &format!("{e:#}"), permanent).await?;
     }
     Ok(Outcome::Ran)
 }
@@ -244,7 +245,13 @@ async fn crawl_with_heartbeat(
     beat.tick().await;
     loop {
         tokio::select! {
-            result = &mut crawl => return result.map_err(|e| anyhow::anyhow!("crawl of {url} failed: {e}")),
+            result = &mut crawl => {
+                return result.map_err(|e| {
+                    let message = format!("crawl failed ({}): {e}", e.code);
+                    // A refused URL or policy will be refused again: no retry.
+                    if e.retryable { anyhow::anyhow!(message) } else { anyhow::Error::new(Permanent(message)) }
+                });
+            }
             _ = beat.tick() => {
                 if !jobs::extend_lease(db, &job.id, &config.worker_id, lease).await? {
                     anyhow::bail!("lease lost during the crawl");
@@ -285,15 +292,21 @@ fn package_only_report(server: ReportServer) -> Report {
     )
 }
 
+/// A failure that retrying cannot fix (the URL or the network policy refused the crawl).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Permanent(String);
+
 async fn retry_or_fail(
     db: &Db,
     config: &WorkerConfig,
     job: &Job,
     version: &VersionRow,
     error: &str,
+    permanent: bool,
 ) -> anyhow::Result<()> {
     let mut tx = db.begin().await?;
-    if job.attempts < config.max_attempts {
+    if job.attempts < config.max_attempts && !permanent {
         let delay = config.backoff_base * 2u32.saturating_pow((job.attempts - 1).max(0) as u32);
         jobs::retry_later(
             &mut tx,
