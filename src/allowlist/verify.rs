@@ -465,3 +465,140 @@ pub(crate) fn tempfile_in(
     let file = options.open(&path)?;
     Ok((path, file))
 }
+
+#[cfg(test)]
+mod tests {
+    use chrono::Duration;
+    use ed25519_dalek::SigningKey;
+    use rand::rngs::OsRng;
+
+    use super::*;
+    use crate::allowlist::dsse::sign;
+    use crate::allowlist::payload::build_payload;
+
+    struct Keys {
+        root: SigningKey,
+        lists: Vec<SigningKey>,
+    }
+
+    fn keys(allowlist_keys: usize) -> Keys {
+        Keys {
+            root: SigningKey::generate(&mut OsRng),
+            lists: (0..allowlist_keys)
+                .map(|_| SigningKey::generate(&mut OsRng))
+                .collect(),
+        }
+    }
+
+    fn trusted_root(keys: &Keys, allowlist_threshold: u32) -> TrustedRoot {
+        let list: Vec<_> = keys.lists.iter().map(SigningKey::verifying_key).collect();
+        let mut payload = RootPayload::new(
+            1,
+            Utc::now() + Duration::days(30),
+            &[keys.root.verifying_key()],
+            &list,
+        );
+        payload.roles.allowlist.threshold = allowlist_threshold;
+        TrustedRoot::pinned(&SignedRoot::sign(payload, &[&keys.root]).bytes).unwrap()
+    }
+
+    fn body(version: u64, edit: impl FnOnce(&mut Value)) -> Vec<u8> {
+        let now = Utc::now();
+        let payload = build_payload(
+            "https://r",
+            "default",
+            version,
+            now,
+            now + Duration::days(1),
+            &[],
+            &[],
+        );
+        let mut value = serde_json::to_value(payload).unwrap();
+        edit(&mut value);
+        serde_json::to_vec(&value).unwrap()
+    }
+
+    #[test]
+    fn one_signature_does_not_meet_a_threshold_of_two() {
+        let keys = keys(2);
+        let root = trusted_root(&keys, 2);
+        let envelope = sign(ALLOWLIST_PAYLOAD_TYPE, &body(1, |_| {}), &[&keys.lists[0]]);
+
+        let result = verify_envelope(&root, &envelope.to_bytes(), "default", None, Utc::now());
+
+        assert_eq!(
+            result.unwrap_err(),
+            VerifyError::ThresholdNotMet {
+                valid: 1,
+                needed: 2
+            }
+        );
+    }
+
+    #[test]
+    fn two_signatures_meet_a_threshold_of_two() {
+        let keys = keys(2);
+        let root = trusted_root(&keys, 2);
+        let signers: Vec<&SigningKey> = keys.lists.iter().collect();
+        let envelope = sign(ALLOWLIST_PAYLOAD_TYPE, &body(1, |_| {}), &signers);
+
+        let result = verify_envelope(&root, &envelope.to_bytes(), "default", None, Utc::now());
+
+        assert_eq!(result.unwrap().payload.version, 1);
+    }
+
+    #[test]
+    fn a_future_major_spec_version_is_refused() {
+        let keys = keys(1);
+        let root = trusted_root(&keys, 1);
+        let payload = body(1, |v| v["spec_version"] = "2.0".into());
+        let envelope = sign(ALLOWLIST_PAYLOAD_TYPE, &payload, &[&keys.lists[0]]);
+
+        let result = verify_envelope(&root, &envelope.to_bytes(), "default", None, Utc::now());
+
+        assert_eq!(result.unwrap_err().code(), "unsupported_spec_version");
+    }
+
+    #[test]
+    fn hostile_text_in_a_refusal_is_made_printable() {
+        let keys = keys(1);
+        let root = trusted_root(&keys, 1);
+        let payload = body(1, |v| v["audience"] = "x\u{1b}]0;pwned\u{7}".into());
+        let envelope = sign(ALLOWLIST_PAYLOAD_TYPE, &payload, &[&keys.lists[0]]);
+
+        let error =
+            verify_envelope(&root, &envelope.to_bytes(), "default", None, Utc::now()).unwrap_err();
+
+        assert!(!error.to_string().contains('\u{1b}'), "{error}");
+    }
+
+    #[test]
+    fn the_state_is_saved_atomically_and_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.json");
+        let mut state = ClientState::default();
+        state.allowlists.insert(
+            "default".into(),
+            AcceptedAllowlist {
+                version: 3,
+                payload_sha256: "ab".into(),
+            },
+        );
+
+        state.save(&path).unwrap();
+        state.save(&path).unwrap();
+
+        assert_eq!(ClientState::load(&path).unwrap(), state);
+        let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(leftovers, 1, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn a_missing_state_file_is_a_first_use() {
+        let dir = tempfile::tempdir().unwrap();
+
+        let state = ClientState::load(&dir.path().join("absent.json")).unwrap();
+
+        assert_eq!(state, ClientState::default());
+    }
+}
