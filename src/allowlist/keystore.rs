@@ -520,7 +520,7 @@ fn write_key_file(path: &Path, key: &SigningKey) -> Result<(), KeyStoreError> {
     };
     let (temp, mut file) = tempfile_in(parent, path).map_err(io)?;
     let result = file
-        .write_all(seed_text(&key).as_bytes())
+        .write_all(seed_text(key).as_bytes())
         .and_then(|_| file.sync_all());
     if let Err(source) = result {
         let _ = std::fs::remove_file(&temp);

@@ -20,6 +20,7 @@
 
 pub mod check;
 pub mod dsse;
+pub mod jcs;
 pub mod keystore;
 pub mod payload;
 pub mod pin;

@@ -8,88 +8,48 @@
 //! independent client (see `tests/interop/verify_allowlist.py`) recomputes the
 //! same pin from the same JSON. Absent fields are left out, never `null`.
 
-use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::snapshot::{Prompt, PromptArgument, Resource, Tool};
-
-/// The pinned fields of a tool, borrowed: serialising a view instead of a
-/// cloned `Value` keeps pinning 200,000 tools cheap. `None` fields are
-/// skipped, which is "absent fields are left out, not null".
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolView<'a> {
-    name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    title: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    description: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    input_schema: Option<&'a Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    output_schema: Option<&'a Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    annotations: Option<&'a Value>,
-}
-
-/// The pinned fields of a prompt, borrowed.
-#[derive(Serialize)]
-struct PromptView<'a> {
-    name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    title: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    description: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    arguments: Option<&'a [PromptArgument]>,
-}
-
-/// The pinned fields of a resource, borrowed.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ResourceView<'a> {
-    uri: &'a str,
-    name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    title: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    description: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mime_type: Option<&'a str>,
-}
+use super::jcs::{self, Member};
+use crate::snapshot::{Prompt, Resource, Tool};
 
 /// The pin of a tool: `name, title, description, inputSchema, outputSchema, annotations`.
 pub fn pin_tool(tool: &Tool) -> String {
-    pin_of(&ToolView {
-        name: &tool.name,
-        title: tool.title.as_deref(),
-        description: tool.description.as_deref(),
-        input_schema: tool.input_schema.as_ref(),
-        output_schema: tool.output_schema.as_ref(),
-        annotations: tool.annotations.as_ref(),
-    })
+    let mut members = vec![("name", Member::Str(&tool.name))];
+    push_str(&mut members, "title", &tool.title);
+    push_str(&mut members, "description", &tool.description);
+    push_json(&mut members, "inputSchema", &tool.input_schema);
+    push_json(&mut members, "outputSchema", &tool.output_schema);
+    push_json(&mut members, "annotations", &tool.annotations);
+    pin_members(&mut members)
 }
 
 /// The pin of a prompt: `name, title, description, arguments` (each argument as sent).
 pub fn pin_prompt(prompt: &Prompt) -> String {
-    pin_of(&PromptView {
-        name: &prompt.name,
-        title: prompt.title.as_deref(),
-        description: prompt.description.as_deref(),
-        arguments: prompt.arguments.as_deref(),
-    })
+    // Arguments are plain data with string keys: this cannot fail. Prompts are
+    // few, so going through a `Value` costs nothing that matters.
+    let arguments = prompt
+        .arguments
+        .as_ref()
+        .map(|a| serde_json::to_value(a).unwrap_or(Value::Null));
+    let mut members = vec![("name", Member::Str(&prompt.name))];
+    push_str(&mut members, "title", &prompt.title);
+    push_str(&mut members, "description", &prompt.description);
+    push_json(&mut members, "arguments", &arguments);
+    pin_members(&mut members)
 }
 
 /// The pin of a resource: `uri, name, title, description, mimeType`.
 pub fn pin_resource(resource: &Resource) -> String {
-    pin_of(&ResourceView {
-        uri: &resource.uri,
-        name: &resource.name,
-        title: resource.title.as_deref(),
-        description: resource.description.as_deref(),
-        mime_type: resource.mime_type.as_deref(),
-    })
+    let mut members = vec![
+        ("uri", Member::Str(&resource.uri)),
+        ("name", Member::Str(&resource.name)),
+    ];
+    push_str(&mut members, "title", &resource.title);
+    push_str(&mut members, "description", &resource.description);
+    push_str(&mut members, "mimeType", &resource.mime_type);
+    pin_members(&mut members)
 }
 
 /// `instructions_sha256`: the hex SHA-256 of the server's `instructions`
@@ -101,31 +61,37 @@ pub fn pin_instructions(instructions: &str) -> String {
 /// The pin of an already restricted JSON object: what a client computes from
 /// the capability JSON it received.
 pub fn pin_json(object: &Value) -> String {
-    pin_of(object)
+    let mut canonical = Vec::with_capacity(1024);
+    // Writing into a Vec cannot fail, and a `Value` holds only finite numbers.
+    jcs::write_value(&mut canonical, object).expect("a JSON value always has an RFC 8785 form");
+    hex::encode(Sha256::digest(&canonical))
 }
 
-/// SHA-256 of the JCS form of `value`, streamed into the hash without an
-/// intermediate buffer.
-fn pin_of<T: Serialize>(value: &T) -> String {
-    let mut hasher = HashWriter(Sha256::new());
-    // JCS refuses only NaN/Infinity and non-string map keys; JSON values and
-    // these views can hold neither, and writing into a hash cannot fail.
-    serde_json_canonicalizer::to_writer(value, &mut hasher)
-        .expect("pinned objects always have an RFC 8785 form");
-    hex::encode(hasher.0.finalize())
+/// SHA-256 of the JCS form of an object made of `members`; absent fields were
+/// never pushed, which is "left out, not null".
+fn pin_members(members: &mut [(&str, Member<'_>)]) -> String {
+    let mut canonical = Vec::with_capacity(1024);
+    jcs::write_object(&mut canonical, members).expect("a JSON value always has an RFC 8785 form");
+    hex::encode(Sha256::digest(&canonical))
 }
 
-/// Feeds written bytes into a SHA-256.
-struct HashWriter(Sha256);
-
-impl std::io::Write for HashWriter {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.update(bytes);
-        Ok(bytes.len())
+fn push_str<'a>(
+    members: &mut Vec<(&'static str, Member<'a>)>,
+    key: &'static str,
+    value: &'a Option<String>,
+) {
+    if let Some(v) = value {
+        members.push((key, Member::Str(v)));
     }
+}
 
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+fn push_json<'a>(
+    members: &mut Vec<(&'static str, Member<'a>)>,
+    key: &'static str,
+    value: &'a Option<Value>,
+) {
+    if let Some(v) = value {
+        members.push((key, Member::Json(v)));
     }
 }
 
@@ -134,6 +100,15 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_tool_pin_equals_the_pin_of_its_restricted_json() {
+        let raw =
+            json!({"name": "t", "title": "T", "inputSchema": {"b": 1e21, "a": [0.5]}, "_meta": {}});
+        let restricted = json!({"name": "t", "title": "T", "inputSchema": {"b": 1e21, "a": [0.5]}});
+
+        assert_eq!(pin_tool(&tool(raw)), pin_json(&restricted));
+    }
 
     fn tool(raw: Value) -> Tool {
         serde_json::from_value(raw).unwrap()
