@@ -9,7 +9,6 @@
 //! expired document). Anything unexpected fails closed.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
@@ -18,6 +17,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::dsse::{ALLOWLIST_PAYLOAD_TYPE, Envelope};
+use super::files;
 use super::payload::{ALLOWLIST_TYPE, AllowlistPayload};
 use super::root::{RootPayload, SignedRoot};
 use super::text::printable;
@@ -181,22 +181,21 @@ impl TrustedRoot {
         available: &[Vec<u8>],
         now: DateTime<Utc>,
     ) -> Result<TrustedRoot, VerifyError> {
-        let mut by_version: BTreeMap<u64, &[u8]> = BTreeMap::new();
+        let mut by_version: BTreeMap<u64, SignedRoot> = BTreeMap::new();
         for bytes in available {
             // A document that does not even parse cannot be placed in the chain;
-            // it only matters if its version is needed, and then it is missing.
+            // it only matters if its version is needed, and then it is missing,
+            // which is what a server could achieve anyway by answering 404.
             if let Ok(root) = SignedRoot::parse(bytes) {
-                by_version.entry(root.payload.version).or_insert(bytes);
+                by_version.entry(root.payload.version).or_insert(root);
             }
         }
         let mut current = self;
         for _ in 0..MAX_ROOT_WALK {
             let next_version = current.version() + 1;
-            let Some(bytes) = by_version.get(&next_version) else {
+            let Some(next) = by_version.remove(&next_version) else {
                 break;
             };
-            // `parse` succeeded above, so this cannot fail here.
-            let next = SignedRoot::parse(bytes).map_err(|e| VerifyError::chain(next_version, e))?;
             next.check_successor_of(current.payload())
                 .map_err(|e| VerifyError::chain(next_version, e))?;
             current = TrustedRoot(next);
@@ -267,18 +266,8 @@ impl ClientState {
     /// either the old or the new state and never a torn file that would reset
     /// rollback protection.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let mut temp = tempfile_in(dir, path)?;
         let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
-        temp.1.write_all(&bytes)?;
-        temp.1.sync_all()?;
-        drop(temp.1);
-        std::fs::rename(&temp.0, path).inspect_err(|_| {
-            let _ = std::fs::remove_file(&temp.0);
-        })
+        files::replace_atomically(path, &bytes)
     }
 
     /// The root to start from: the stored root when it was reached from this
@@ -401,6 +390,14 @@ pub fn verify_envelope(
     let payload: AllowlistPayload =
         serde_json::from_value(raw).map_err(|e| VerifyError::malformed(format!("payload: {e}")))?;
 
+    // This format only knows deny-by-default; anything else is not a document we understand.
+    if payload.default != "deny" {
+        return Err(VerifyError::malformed(format!(
+            "default is {:?}, not \"deny\"",
+            payload.default
+        )));
+    }
+
     // 3. Is it for us, current, and not older than what we had?
     if payload.audience != audience {
         return Err(VerifyError::WrongAudience {
@@ -440,30 +437,6 @@ pub fn verify_envelope(
 
 fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
-}
-
-/// Creates a new, exclusive temporary file next to `target` (mode 0600 on Unix).
-pub(crate) fn tempfile_in(
-    dir: &Path,
-    target: &Path,
-) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
-    use rand::RngCore;
-    let name = target
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("state");
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    // A random suffix keeps concurrent writers off each other's temporary files.
-    let suffix = rand::rngs::OsRng.next_u64();
-    let path = dir.join(format!(".{name}.{suffix:016x}.tmp"));
-    let file = options.open(&path)?;
-    Ok((path, file))
 }
 
 #[cfg(test)]
