@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::dsse::{ALLOWLIST_PAYLOAD_TYPE, Envelope};
+use super::dsse::{ALLOWLIST_PAYLOAD_TYPE, Envelope, MAX_SIGNATURES};
 use super::files;
 use super::payload::{ALLOWLIST_TYPE, AllowlistPayload};
 use super::root::{RootPayload, SignedRoot};
@@ -336,6 +336,12 @@ pub fn verify_envelope(
     let body = envelope
         .payload_bytes()
         .map_err(|e| VerifyError::malformed(format!("payload is not base64: {e}")))?;
+
+    if envelope.signatures.len() > MAX_SIGNATURES {
+        return Err(VerifyError::malformed(format!(
+            "more than {MAX_SIGNATURES} signatures"
+        )));
+    }
 
     // 1. Authenticate the bytes.
     let keys = root
