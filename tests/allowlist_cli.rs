@@ -406,3 +406,50 @@ fn registry_sign(
         .unwrap();
     gatehouse::allowlist::sign(payload_type, body, &[&SigningKey::from_bytes(&seed)])
 }
+
+#[test]
+fn check_server_reports_a_crawl_failure_as_a_usage_error() {
+    let registry = Registry::new();
+    let root = registry.pin_root_v1();
+    let file = registry.write("allowlist.json", &registry.current_allowlist(1));
+
+    let output = verify_file(
+        &file,
+        &root,
+        &[
+            "--server",
+            "com.example/weather",
+            "--check-server",
+            "http://127.0.0.1:9/mcp",
+        ],
+    );
+
+    // The allowlist itself verified; the crawl could not run (nothing listens on the
+    // discard port, and the scanner refuses loopback anyway), which is not a refusal.
+    assert_eq!(output.status.code(), Some(2), "stderr: {}", stderr(&output));
+    assert!(
+        stderr(&output).contains("crawl of http://127.0.0.1:9/mcp failed"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn check_server_refuses_a_server_that_is_not_on_the_allowlist() {
+    let registry = Registry::new();
+    let root = registry.pin_root_v1();
+    let file = registry.write("allowlist.json", &registry.current_allowlist(1));
+
+    let output = verify_file(
+        &file,
+        &root,
+        &["--check-server", "https://evil.example/mcp"],
+    );
+
+    assert_eq!(output.status.code(), Some(1), "stderr: {}", stderr(&output));
+    assert!(
+        stdout(&output).contains("NOT ALLOWED"),
+        "{}",
+        stdout(&output)
+    );
+}

@@ -26,6 +26,12 @@ pub struct Registry {
     pub store: KeyStore,
 }
 
+impl Default for Registry {
+    fn default() -> Registry {
+        Registry::new()
+    }
+}
+
 impl Registry {
     /// A fresh registry: new keys, root v1.
     pub fn new() -> Registry {

@@ -19,6 +19,10 @@ pub const ALLOWLIST_PAYLOAD_TYPE: &str = "application/vnd.gatehouse.allowlist+js
 /// `payloadType` of a signed root document.
 pub const ROOT_PAYLOAD_TYPE: &str = "application/vnd.gatehouse.root+json";
 
+/// Most signatures a verifier looks at: each costs a signature check, so a
+/// hostile envelope with millions of them is refused instead of processed.
+pub const MAX_SIGNATURES: usize = 64;
+
 /// A DSSE envelope: the payload (base64) and its signatures.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -101,6 +105,8 @@ impl Envelope {
     ///
     /// Each trusted key counts once however often it appears, so repeating a
     /// signature cannot meet a threshold.
+    /// Only the first [`MAX_SIGNATURES`] are examined; callers refuse
+    /// envelopes with more before they get here.
     pub fn check_signatures(&self, trusted: &BTreeMap<String, VerifyingKey>) -> SignatureTally {
         let mut tally = SignatureTally::default();
         let Ok(body) = self.payload_bytes() else {
@@ -108,7 +114,7 @@ impl Envelope {
             return tally;
         };
         let message = pae(&self.payload_type, &body);
-        for signature in &self.signatures {
+        for signature in self.signatures.iter().take(MAX_SIGNATURES) {
             let Some(key) = trusted.get(&signature.keyid) else {
                 tally.unknown.insert(signature.keyid.clone());
                 continue;

@@ -20,7 +20,6 @@
 //! different root `n+1`.
 
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use base64::Engine;
@@ -30,9 +29,9 @@ use ed25519_dalek::SigningKey;
 use rand::rngs::OsRng;
 
 use super::dsse::{Envelope, keyid};
+use super::files;
 use super::payload::{AllowlistPayload, sign_allowlist};
 use super::root::{RootPayload, SignedRoot};
-use super::verify::tempfile_in;
 
 /// Environment variable holding the root key's seed (base64).
 pub const ROOT_KEY_ENV: &str = "GATEHOUSE_ROOT_KEY";
@@ -441,19 +440,9 @@ fn finish_interrupted_rotation(dir: &Path, root: &SignedRoot) -> Result<(), KeyS
 /// Writes root `n` without ever replacing an existing one.
 fn publish_root(dir: &Path, root: &SignedRoot) -> Result<SignedRoot, KeyStoreError> {
     let target = root_path(dir, root.payload.version);
-    let parent = target.parent().unwrap_or(dir);
-    let (temp, mut file) = tempfile_in(parent, &target).map_err(|source| KeyStoreError::Io {
-        path: target.clone(),
-        source,
-    })?;
-    let result = file
-        .write_all(&root.bytes)
-        .and_then(|_| file.sync_all())
-        // `hard_link` fails if the target exists: the no-clobber publish.
-        .and_then(|_| std::fs::hard_link(&temp, &target));
-    let _ = std::fs::remove_file(&temp);
-    match result {
+    match files::create_atomically(&target, &root.bytes) {
         Ok(()) => {
+            // Roots are public documents; only keys stay 0600.
             set_mode(&target, 0o644)?;
             Ok(root.clone())
         }
@@ -490,18 +479,11 @@ fn read_key_file(path: &Path) -> Result<Option<SigningKey>, KeyStoreError> {
 /// Generates a key into `path` unless another process just did; returns the key on disk.
 fn create_key_file(path: &Path) -> Result<SigningKey, KeyStoreError> {
     let key = SigningKey::generate(&mut OsRng);
-    let parent = path.parent().unwrap_or(Path::new("."));
     let io = |source| KeyStoreError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let (temp, mut file) = tempfile_in(parent, path).map_err(io)?;
-    let result = file
-        .write_all(seed_text(&key).as_bytes())
-        .and_then(|_| file.sync_all())
-        .and_then(|_| std::fs::hard_link(&temp, path));
-    let _ = std::fs::remove_file(&temp);
-    match result {
+    match files::create_atomically(path, seed_text(&key).as_bytes()) {
         Ok(()) => Ok(key),
         // Lost a race with another process: its key is the one.
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -513,20 +495,10 @@ fn create_key_file(path: &Path) -> Result<SigningKey, KeyStoreError> {
 
 /// Writes (or replaces) a key file atomically with mode 0600.
 fn write_key_file(path: &Path, key: &SigningKey) -> Result<(), KeyStoreError> {
-    let parent = path.parent().unwrap_or(Path::new("."));
-    let io = |source| KeyStoreError::Io {
+    files::replace_atomically(path, seed_text(key).as_bytes()).map_err(|source| KeyStoreError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    let (temp, mut file) = tempfile_in(parent, path).map_err(io)?;
-    let result = file
-        .write_all(seed_text(&key).as_bytes())
-        .and_then(|_| file.sync_all());
-    if let Err(source) = result {
-        let _ = std::fs::remove_file(&temp);
-        return Err(io(source));
-    }
-    rename(&temp, path)
+    })
 }
 
 fn seed_text(key: &SigningKey) -> String {

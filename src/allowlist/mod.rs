@@ -20,6 +20,8 @@
 
 pub mod check;
 pub mod dsse;
+mod files;
+pub mod jcs;
 pub mod keystore;
 pub mod payload;
 pub mod pin;

@@ -196,7 +196,7 @@ pub fn build_payload(
     servers: &[ApprovedServer],
     revoked: &[Revoked],
 ) -> AllowlistPayload {
-    let mut entries: Vec<ServerEntry> = servers.iter().map(server_entry).collect();
+    let mut entries = server_entries(servers);
     entries.sort_by(|a, b| (&a.name, &a.version).cmp(&(&b.name, &b.version)));
     let mut revoked: Vec<Revoked> = revoked
         .iter()
@@ -225,6 +225,33 @@ pub fn sign_allowlist(payload: &AllowlistPayload, keys: &[&SigningKey]) -> Envel
     // Plain data with string keys: serialisation cannot fail.
     let body = serde_json::to_vec(payload).expect("an allowlist payload always serialises");
     dsse::sign(ALLOWLIST_PAYLOAD_TYPE, &body, keys)
+}
+
+/// Fewest servers per thread when pinning in parallel; below this a thread costs more than it saves.
+const MIN_SERVERS_PER_THREAD: usize = 512;
+
+/// The entries of all servers. Pinning is the bulk of the work (a JCS
+/// serialisation and a hash per capability), and servers are independent, so
+/// large lists are split across the machine's cores. Callers on an async
+/// runtime should run the builder in `spawn_blocking`.
+fn server_entries(servers: &[ApprovedServer]) -> Vec<ServerEntry> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = cores.min(servers.len() / MIN_SERVERS_PER_THREAD).max(1);
+    if threads == 1 {
+        return servers.iter().map(server_entry).collect();
+    }
+    let chunk = servers.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = servers
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(server_entry).collect::<Vec<_>>()))
+            .collect();
+        workers
+            .into_iter()
+            // Pinning has no panicking path; if a worker died anyway, so do we, loudly.
+            .flat_map(|worker| worker.join().expect("a pinning thread panicked"))
+            .collect()
+    })
 }
 
 /// The payload entry of one approved server.

@@ -8,46 +8,48 @@
 //! independent client (see `tests/interop/verify_allowlist.py`) recomputes the
 //! same pin from the same JSON. Absent fields are left out, never `null`.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use super::jcs::{self, Member};
 use crate::snapshot::{Prompt, Resource, Tool};
 
 /// The pin of a tool: `name, title, description, inputSchema, outputSchema, annotations`.
 pub fn pin_tool(tool: &Tool) -> String {
-    let mut object = Map::new();
-    object.insert("name".into(), Value::String(tool.name.clone()));
-    put_str(&mut object, "title", &tool.title);
-    put_str(&mut object, "description", &tool.description);
-    put_value(&mut object, "inputSchema", &tool.input_schema);
-    put_value(&mut object, "outputSchema", &tool.output_schema);
-    put_value(&mut object, "annotations", &tool.annotations);
-    pin_object(object)
+    let mut members = vec![("name", Member::Str(&tool.name))];
+    push_str(&mut members, "title", &tool.title);
+    push_str(&mut members, "description", &tool.description);
+    push_json(&mut members, "inputSchema", &tool.input_schema);
+    push_json(&mut members, "outputSchema", &tool.output_schema);
+    push_json(&mut members, "annotations", &tool.annotations);
+    pin_members(&mut members)
 }
 
 /// The pin of a prompt: `name, title, description, arguments` (each argument as sent).
 pub fn pin_prompt(prompt: &Prompt) -> String {
-    let mut object = Map::new();
-    object.insert("name".into(), Value::String(prompt.name.clone()));
-    put_str(&mut object, "title", &prompt.title);
-    put_str(&mut object, "description", &prompt.description);
-    if let Some(arguments) = &prompt.arguments {
-        // Arguments are plain data with string keys: serialising them cannot fail.
-        let arguments = serde_json::to_value(arguments).unwrap_or(Value::Null);
-        object.insert("arguments".into(), arguments);
-    }
-    pin_object(object)
+    // Arguments are plain data with string keys: this cannot fail. Prompts are
+    // few, so going through a `Value` costs nothing that matters.
+    let arguments = prompt
+        .arguments
+        .as_ref()
+        .map(|a| serde_json::to_value(a).unwrap_or(Value::Null));
+    let mut members = vec![("name", Member::Str(&prompt.name))];
+    push_str(&mut members, "title", &prompt.title);
+    push_str(&mut members, "description", &prompt.description);
+    push_json(&mut members, "arguments", &arguments);
+    pin_members(&mut members)
 }
 
 /// The pin of a resource: `uri, name, title, description, mimeType`.
 pub fn pin_resource(resource: &Resource) -> String {
-    let mut object = Map::new();
-    object.insert("uri".into(), Value::String(resource.uri.clone()));
-    object.insert("name".into(), Value::String(resource.name.clone()));
-    put_str(&mut object, "title", &resource.title);
-    put_str(&mut object, "description", &resource.description);
-    put_str(&mut object, "mimeType", &resource.mime_type);
-    pin_object(object)
+    let mut members = vec![
+        ("uri", Member::Str(&resource.uri)),
+        ("name", Member::Str(&resource.name)),
+    ];
+    push_str(&mut members, "title", &resource.title);
+    push_str(&mut members, "description", &resource.description);
+    push_str(&mut members, "mimeType", &resource.mime_type);
+    pin_members(&mut members)
 }
 
 /// `instructions_sha256`: the hex SHA-256 of the server's `instructions`
@@ -59,26 +61,37 @@ pub fn pin_instructions(instructions: &str) -> String {
 /// The pin of an already restricted JSON object: what a client computes from
 /// the capability JSON it received.
 pub fn pin_json(object: &Value) -> String {
-    // JCS refuses only NaN/Infinity and non-string map keys; a `serde_json::Value`
-    // can hold neither, so this cannot fail.
-    let canonical = serde_json_canonicalizer::to_vec(object)
-        .expect("a serde_json::Value always has an RFC 8785 form");
+    let mut canonical = Vec::with_capacity(1024);
+    // Writing into a Vec cannot fail, and a `Value` holds only finite numbers.
+    jcs::write_value(&mut canonical, object).expect("a JSON value always has an RFC 8785 form");
     hex::encode(Sha256::digest(&canonical))
 }
 
-fn pin_object(object: Map<String, Value>) -> String {
-    pin_json(&Value::Object(object))
+/// SHA-256 of the JCS form of an object made of `members`; absent fields were
+/// never pushed, which is "left out, not null".
+fn pin_members(members: &mut [(&str, Member<'_>)]) -> String {
+    let mut canonical = Vec::with_capacity(1024);
+    jcs::write_object(&mut canonical, members).expect("a JSON value always has an RFC 8785 form");
+    hex::encode(Sha256::digest(&canonical))
 }
 
-fn put_str(object: &mut Map<String, Value>, key: &str, value: &Option<String>) {
+fn push_str<'a>(
+    members: &mut Vec<(&'static str, Member<'a>)>,
+    key: &'static str,
+    value: &'a Option<String>,
+) {
     if let Some(v) = value {
-        object.insert(key.into(), Value::String(v.clone()));
+        members.push((key, Member::Str(v)));
     }
 }
 
-fn put_value(object: &mut Map<String, Value>, key: &str, value: &Option<Value>) {
+fn push_json<'a>(
+    members: &mut Vec<(&'static str, Member<'a>)>,
+    key: &'static str,
+    value: &'a Option<Value>,
+) {
     if let Some(v) = value {
-        object.insert(key.into(), v.clone());
+        members.push((key, Member::Json(v)));
     }
 }
 
@@ -87,6 +100,15 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_tool_pin_equals_the_pin_of_its_restricted_json() {
+        let raw =
+            json!({"name": "t", "title": "T", "inputSchema": {"b": 1e21, "a": [0.5]}, "_meta": {}});
+        let restricted = json!({"name": "t", "title": "T", "inputSchema": {"b": 1e21, "a": [0.5]}});
+
+        assert_eq!(pin_tool(&tool(raw)), pin_json(&restricted));
+    }
 
     fn tool(raw: Value) -> Tool {
         serde_json::from_value(raw).unwrap()

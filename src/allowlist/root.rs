@@ -226,6 +226,9 @@ impl SignedRoot {
     pub fn parse(bytes: &[u8]) -> Result<SignedRoot, String> {
         let envelope =
             Envelope::from_slice(bytes).map_err(|e| format!("not a DSSE envelope: {e}"))?;
+        if envelope.signatures.len() > dsse::MAX_SIGNATURES {
+            return Err(format!("more than {} signatures", dsse::MAX_SIGNATURES));
+        }
         if envelope.payload_type != ROOT_PAYLOAD_TYPE {
             return Err("payloadType is not a root document".into());
         }

@@ -9,7 +9,6 @@
 //! expired document). Anything unexpected fails closed.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
@@ -17,7 +16,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::dsse::{ALLOWLIST_PAYLOAD_TYPE, Envelope};
+use super::dsse::{ALLOWLIST_PAYLOAD_TYPE, Envelope, MAX_SIGNATURES};
+use super::files;
 use super::payload::{ALLOWLIST_TYPE, AllowlistPayload};
 use super::root::{RootPayload, SignedRoot};
 use super::text::printable;
@@ -181,22 +181,21 @@ impl TrustedRoot {
         available: &[Vec<u8>],
         now: DateTime<Utc>,
     ) -> Result<TrustedRoot, VerifyError> {
-        let mut by_version: BTreeMap<u64, &[u8]> = BTreeMap::new();
+        let mut by_version: BTreeMap<u64, SignedRoot> = BTreeMap::new();
         for bytes in available {
             // A document that does not even parse cannot be placed in the chain;
-            // it only matters if its version is needed, and then it is missing.
+            // it only matters if its version is needed, and then it is missing,
+            // which is what a server could achieve anyway by answering 404.
             if let Ok(root) = SignedRoot::parse(bytes) {
-                by_version.entry(root.payload.version).or_insert(bytes);
+                by_version.entry(root.payload.version).or_insert(root);
             }
         }
         let mut current = self;
         for _ in 0..MAX_ROOT_WALK {
             let next_version = current.version() + 1;
-            let Some(bytes) = by_version.get(&next_version) else {
+            let Some(next) = by_version.remove(&next_version) else {
                 break;
             };
-            // `parse` succeeded above, so this cannot fail here.
-            let next = SignedRoot::parse(bytes).map_err(|e| VerifyError::chain(next_version, e))?;
             next.check_successor_of(current.payload())
                 .map_err(|e| VerifyError::chain(next_version, e))?;
             current = TrustedRoot(next);
@@ -267,18 +266,8 @@ impl ClientState {
     /// either the old or the new state and never a torn file that would reset
     /// rollback protection.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let mut temp = tempfile_in(dir, path)?;
         let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
-        temp.1.write_all(&bytes)?;
-        temp.1.sync_all()?;
-        drop(temp.1);
-        std::fs::rename(&temp.0, path).inspect_err(|_| {
-            let _ = std::fs::remove_file(&temp.0);
-        })
+        files::replace_atomically(path, &bytes)
     }
 
     /// The root to start from: the stored root when it was reached from this
@@ -348,6 +337,12 @@ pub fn verify_envelope(
         .payload_bytes()
         .map_err(|e| VerifyError::malformed(format!("payload is not base64: {e}")))?;
 
+    if envelope.signatures.len() > MAX_SIGNATURES {
+        return Err(VerifyError::malformed(format!(
+            "more than {MAX_SIGNATURES} signatures"
+        )));
+    }
+
     // 1. Authenticate the bytes.
     let keys = root
         .payload()
@@ -401,6 +396,14 @@ pub fn verify_envelope(
     let payload: AllowlistPayload =
         serde_json::from_value(raw).map_err(|e| VerifyError::malformed(format!("payload: {e}")))?;
 
+    // This format only knows deny-by-default; anything else is not a document we understand.
+    if payload.default != "deny" {
+        return Err(VerifyError::malformed(format!(
+            "default is {:?}, not \"deny\"",
+            payload.default
+        )));
+    }
+
     // 3. Is it for us, current, and not older than what we had?
     if payload.audience != audience {
         return Err(VerifyError::WrongAudience {
@@ -442,26 +445,139 @@ fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
-/// Creates a new, exclusive temporary file next to `target` (mode 0600 on Unix).
-pub(crate) fn tempfile_in(
-    dir: &Path,
-    target: &Path,
-) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
-    use rand::RngCore;
-    let name = target
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("state");
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
+#[cfg(test)]
+mod tests {
+    use chrono::Duration;
+    use ed25519_dalek::SigningKey;
+    use rand::rngs::OsRng;
+
+    use super::*;
+    use crate::allowlist::dsse::sign;
+    use crate::allowlist::payload::build_payload;
+
+    struct Keys {
+        root: SigningKey,
+        lists: Vec<SigningKey>,
     }
-    // A random suffix keeps concurrent writers off each other's temporary files.
-    let suffix = rand::rngs::OsRng.next_u64();
-    let path = dir.join(format!(".{name}.{suffix:016x}.tmp"));
-    let file = options.open(&path)?;
-    Ok((path, file))
+
+    fn keys(allowlist_keys: usize) -> Keys {
+        Keys {
+            root: SigningKey::generate(&mut OsRng),
+            lists: (0..allowlist_keys)
+                .map(|_| SigningKey::generate(&mut OsRng))
+                .collect(),
+        }
+    }
+
+    fn trusted_root(keys: &Keys, allowlist_threshold: u32) -> TrustedRoot {
+        let list: Vec<_> = keys.lists.iter().map(SigningKey::verifying_key).collect();
+        let mut payload = RootPayload::new(
+            1,
+            Utc::now() + Duration::days(30),
+            &[keys.root.verifying_key()],
+            &list,
+        );
+        payload.roles.allowlist.threshold = allowlist_threshold;
+        TrustedRoot::pinned(&SignedRoot::sign(payload, &[&keys.root]).bytes).unwrap()
+    }
+
+    fn body(version: u64, edit: impl FnOnce(&mut Value)) -> Vec<u8> {
+        let now = Utc::now();
+        let payload = build_payload(
+            "https://r",
+            "default",
+            version,
+            now,
+            now + Duration::days(1),
+            &[],
+            &[],
+        );
+        let mut value = serde_json::to_value(payload).unwrap();
+        edit(&mut value);
+        serde_json::to_vec(&value).unwrap()
+    }
+
+    #[test]
+    fn one_signature_does_not_meet_a_threshold_of_two() {
+        let keys = keys(2);
+        let root = trusted_root(&keys, 2);
+        let envelope = sign(ALLOWLIST_PAYLOAD_TYPE, &body(1, |_| {}), &[&keys.lists[0]]);
+
+        let result = verify_envelope(&root, &envelope.to_bytes(), "default", None, Utc::now());
+
+        assert_eq!(
+            result.unwrap_err(),
+            VerifyError::ThresholdNotMet {
+                valid: 1,
+                needed: 2
+            }
+        );
+    }
+
+    #[test]
+    fn two_signatures_meet_a_threshold_of_two() {
+        let keys = keys(2);
+        let root = trusted_root(&keys, 2);
+        let signers: Vec<&SigningKey> = keys.lists.iter().collect();
+        let envelope = sign(ALLOWLIST_PAYLOAD_TYPE, &body(1, |_| {}), &signers);
+
+        let result = verify_envelope(&root, &envelope.to_bytes(), "default", None, Utc::now());
+
+        assert_eq!(result.unwrap().payload.version, 1);
+    }
+
+    #[test]
+    fn a_future_major_spec_version_is_refused() {
+        let keys = keys(1);
+        let root = trusted_root(&keys, 1);
+        let payload = body(1, |v| v["spec_version"] = "2.0".into());
+        let envelope = sign(ALLOWLIST_PAYLOAD_TYPE, &payload, &[&keys.lists[0]]);
+
+        let result = verify_envelope(&root, &envelope.to_bytes(), "default", None, Utc::now());
+
+        assert_eq!(result.unwrap_err().code(), "unsupported_spec_version");
+    }
+
+    #[test]
+    fn hostile_text_in_a_refusal_is_made_printable() {
+        let keys = keys(1);
+        let root = trusted_root(&keys, 1);
+        let payload = body(1, |v| v["audience"] = "x\u{1b}]0;pwned\u{7}".into());
+        let envelope = sign(ALLOWLIST_PAYLOAD_TYPE, &payload, &[&keys.lists[0]]);
+
+        let error =
+            verify_envelope(&root, &envelope.to_bytes(), "default", None, Utc::now()).unwrap_err();
+
+        assert!(!error.to_string().contains('\u{1b}'), "{error}");
+    }
+
+    #[test]
+    fn the_state_is_saved_atomically_and_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.json");
+        let mut state = ClientState::default();
+        state.allowlists.insert(
+            "default".into(),
+            AcceptedAllowlist {
+                version: 3,
+                payload_sha256: "ab".into(),
+            },
+        );
+
+        state.save(&path).unwrap();
+        state.save(&path).unwrap();
+
+        assert_eq!(ClientState::load(&path).unwrap(), state);
+        let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(leftovers, 1, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn a_missing_state_file_is_a_first_use() {
+        let dir = tempfile::tempdir().unwrap();
+
+        let state = ClientState::load(&dir.path().join("absent.json")).unwrap();
+
+        assert_eq!(state, ClientState::default());
+    }
 }

@@ -240,8 +240,8 @@ async fn fetch_documents(
 }
 
 /// GETs a document; `None` on 404. Any other failure stops the verification:
-/// not knowing whether a newer root exists must not count as "there is none"
-/// only when the server says so explicitly.
+/// only an explicit 404 means "there is no newer root", a timeout or a 500
+/// must not quietly end the walk.
 async fn fetch(client: &reqwest::Client, url: &str) -> Result<Option<Vec<u8>>, Failure> {
     let failed = |e: String| Failure::Usage(format!("{url}: {e}"));
     let mut response = client
