@@ -7,6 +7,7 @@ pub mod auth;
 pub mod error;
 pub mod metrics;
 pub mod openapi;
+pub mod ui;
 
 pub use openapi::openapi_document;
 
@@ -53,6 +54,7 @@ pub fn router(state: AppState) -> Router {
         .merge(api::publisher::router())
         .merge(api::admin::router())
         .merge(api::ops::router())
+        .merge(ui::router())
         .fallback(api::ops::not_found)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
