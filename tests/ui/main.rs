@@ -5,4 +5,5 @@
 mod helpers;
 
 mod browser;
+mod pages;
 mod security;
