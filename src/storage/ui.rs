@@ -362,3 +362,88 @@ pub async fn list_users(db: &Db) -> Result<Vec<UserInfo>, sqlx::Error> {
         })
         .collect())
 }
+
+/// A version as a queue row: only what the row shows, so paging through
+/// thousands of versions never drags their server.json documents along.
+#[derive(Debug, Clone)]
+pub struct QueueItem {
+    /// Server name.
+    pub server_name: String,
+    /// Version string.
+    pub version: String,
+    /// Lifecycle status (stored name).
+    pub status: String,
+    /// Maximum severity of the latest scan.
+    pub max_severity: Option<String>,
+    /// When its status last changed.
+    pub updated_at: String,
+}
+
+/// One page of the review queue with the total, filtered and sorted like
+/// `versions::list_versions` (statuses, severities, name search; sort `age`,
+/// `newest`, `severity`, `name`), reading only the listed columns.
+pub async fn queue_page(
+    db: &Db,
+    f: &super::versions::VersionFilter,
+) -> Result<(Vec<QueueItem>, i64), sqlx::Error> {
+    // Statuses and severities are closed vocabularies rendered from our own
+    // enums, so they are inlined; the search text is bound.
+    let mut where_sql = String::from("WHERE 1 = 1");
+    if !f.statuses.is_empty() {
+        let list: Vec<String> = f
+            .statuses
+            .iter()
+            .map(|s| format!("'{}'", s.as_str()))
+            .collect();
+        where_sql.push_str(&format!(" AND status IN ({})", list.join(", ")));
+    }
+    let severities: Vec<String> = f
+        .severities
+        .iter()
+        .filter_map(|s| crate::analysis::Severity::parse(s).map(|s| format!("'{}'", s.as_str())))
+        .collect();
+    if !severities.is_empty() {
+        where_sql.push_str(&format!(" AND max_severity IN ({})", severities.join(", ")));
+    }
+    where_sql.push_str(" AND ($1 IS NULL OR LOWER(server_name) LIKE $1 ESCAPE '\\')");
+    let order = match f.sort.as_deref() {
+        Some("newest") => "updated_at DESC, id",
+        Some("name") => "server_name, version",
+        Some("severity") => {
+            "CASE max_severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 WHEN 'info' THEN 4 ELSE 5 END, updated_at, id"
+        }
+        _ => "updated_at, id",
+    };
+    let search = f
+        .search
+        .as_ref()
+        .filter(|s| !s.is_empty())
+        .map(|s| format!("%{}%", escape_like(&s.to_lowercase())));
+    let sql = format!(
+        "SELECT server_name, version, status, max_severity, updated_at FROM versions {where_sql}
+         ORDER BY {order} LIMIT $2 OFFSET $3"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(search.as_deref())
+        .bind(f.limit)
+        .bind(f.offset)
+        .fetch_all(db.pool())
+        .await?;
+    let total = sqlx::query(&format!("SELECT COUNT(*) FROM versions {where_sql}"))
+        .bind(search.as_deref())
+        .fetch_one(db.pool())
+        .await?
+        .get::<i64, _>(0);
+    Ok((
+        rows.iter()
+            .map(|r| QueueItem {
+                server_name: r.get(0),
+                version: r.get(1),
+                status: r.get(2),
+                max_severity: r.get(3),
+                updated_at: r.get(4),
+            })
+            .collect(),
+        total,
+    ))
+}

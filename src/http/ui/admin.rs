@@ -260,7 +260,7 @@ pub async fn render_queue(
         limit: QUEUE_PAGE,
         ..VersionFilter::default()
     };
-    let (rows, total) = versions::list_versions(&state.db, &filter).await?;
+    let (rows, total) = crate::storage::ui::queue_page(&state.db, &filter).await?;
     let now = Utc::now();
     let pages = ((total + QUEUE_PAGE - 1) / QUEUE_PAGE).max(1);
     let link = |p: i64| {
@@ -280,7 +280,9 @@ pub async fn render_queue(
                 name: text::visible(&v.server_name),
                 version: text::visible(&v.version),
                 url: review_url(&v.server_name, &v.version),
-                status: v.status.as_str(),
+                status: Status::parse(&v.status)
+                    .map(|s| s.as_str())
+                    .unwrap_or("unknown"),
                 severity: sev_name(v.max_severity.as_deref()),
                 age: age(&v.updated_at, now),
                 updated: short_ts(&v.updated_at),
