@@ -583,7 +583,7 @@ pub async fn render_review(
 
     let findings: Vec<Finding> = report.map(|r| r.findings).unwrap_or_default();
     let mut sorted: Vec<&Finding> = findings.iter().collect();
-    sorted.sort_by(|a, b| b.severity.cmp(&a.severity));
+    sorted.sort_by_key(|f| std::cmp::Reverse(f.severity));
     let mut pending: Vec<Option<&Finding>> = sorted.iter().map(|f| Some(*f)).collect();
     let snap = snapshot.clone().unwrap_or_default();
 
