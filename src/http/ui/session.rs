@@ -379,7 +379,12 @@ fn login_redirect(parts: &Parts) -> String {
 
 /// Whether `next` is a local admin page (no open redirect to another site).
 fn safe_next(next: &str) -> bool {
-    next.starts_with("/admin") && !next.starts_with("//") && !next.contains('\\')
+    // Visible ASCII only: the value becomes a Location header.
+    next.starts_with("/admin")
+        && !next.starts_with("//")
+        && !next.contains('\\')
+        && next.len() <= 512
+        && next.chars().all(|c| c.is_ascii_graphic())
 }
 
 /// A url-encoded form whose `_csrf` field matched the session's token.
@@ -811,6 +816,7 @@ mod tests {
         assert!(!safe_next("//evil.example/admin"));
         assert!(!safe_next("https://evil.example"));
         assert!(!safe_next("/publisher"));
+        assert!(!safe_next("/admin\r\nSet-Cookie: x=1"));
     }
 
     #[test]
