@@ -97,7 +97,7 @@ impl Browser {
                 "args": [
                     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                     "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--window-size=1400,1000",
+                    "--disable-sync", "--window-size=1400,1800",
                     format!("--user-data-dir={}", profile.path().display()),
                 ]
             }),

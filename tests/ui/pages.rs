@@ -12,6 +12,7 @@ on_both_backends!(
     the_queue_filters_by_severity_and_links_each_row_to_its_review,
     revoking_needs_a_confirmation_and_a_reason,
     a_publisher_sees_only_its_own_versions_with_their_findings,
+    the_review_page_shows_what_changed_since_the_last_approval,
 );
 
 async fn a_new_publisher_token_is_shown_once_and_opens_the_portal(backend: Backend) {
@@ -237,4 +238,65 @@ async fn a_publisher_sees_only_its_own_versions_with_their_findings(backend: Bac
         StatusCode::SEE_OTHER,
         "a publisher session is not a reviewer"
     );
+}
+
+async fn the_review_page_shows_what_changed_since_the_last_approval(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (publisher, _) = app.publisher("acme", &["com.example"]).await;
+    app.seed_scanned_version(
+        &publisher,
+        "com.example/calc",
+        "1.0.0",
+        vec![tool("add", "Adds two numbers."), tool("gone", "Old tool.")],
+        vec![],
+    )
+    .await;
+    let mut admin = FormClient::new(&app);
+    admin.sign_in("admin").await;
+    let first = format!("/admin/servers/{}/versions/1.0.0", enc("com.example/calc"));
+    let review = admin.get(&first).await;
+    let scan = regex::Regex::new(r#"name="scan" value="([^"]*)""#)
+        .unwrap()
+        .captures(&review.body)
+        .unwrap()[1]
+        .to_string();
+    admin
+        .post(
+            &format!("{first}/approve"),
+            &[
+                ("_csrf", &review.csrf()),
+                ("scan", &scan),
+                ("tool", "0"),
+                ("tool", "1"),
+            ],
+        )
+        .await;
+    app.seed_scanned_version(
+        &publisher,
+        "com.example/calc",
+        "2.0.0",
+        vec![tool("add", POISON), tool("new_tool", "Brand new.")],
+        vec![poison_finding("add")],
+    )
+    .await;
+
+    let second = admin
+        .get(&format!(
+            "/admin/servers/{}/versions/2.0.0",
+            enc("com.example/calc")
+        ))
+        .await;
+
+    let body = &second.body;
+    assert!(body.contains("Compared with"), "a diff is shown");
+    assert!(
+        body.contains("class=\"added\""),
+        "new_tool is listed as added"
+    );
+    assert!(
+        body.contains("class=\"removed\""),
+        "gone is listed as removed"
+    );
+    assert!(body.contains("<ins>"), "the inserted words are marked");
+    assert!(body.contains("new_tool") && body.contains("gone"));
 }
