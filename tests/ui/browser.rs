@@ -144,6 +144,17 @@ impl Browser {
             .unwrap();
     }
 
+    /// Waits (up to 20 s) until an element of the next page exists: a click
+    /// that submits a form returns before the browser has navigated.
+    async fn wait_for(&self, css: &str) {
+        self.client
+            .wait()
+            .at_most(Duration::from_secs(20))
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css} never appeared: {e}"));
+    }
+
     async fn text(&self, css: &str) -> String {
         self.client
             .find(Locator::Css(css))
@@ -164,6 +175,7 @@ impl Browser {
         self.fill("#name", name).await;
         self.fill("#password", PASSWORD).await;
         self.click("button[type=submit].primary").await;
+        self.wait_for("nav[aria-label=Main]").await;
         assert_eq!(self.path().await, "/admin");
     }
 
@@ -211,6 +223,7 @@ async fn a_reviewer_sees_the_poisoned_tool_and_approves_only_the_clean_one() {
     browser.screenshot("dashboard").await;
     browser.goto("/admin/queue").await;
     browser.click("#queue a").await;
+    browser.wait_for("#urgent").await;
 
     // Assert: the finding is impossible to miss.
     assert_eq!(
@@ -241,6 +254,7 @@ async fn a_reviewer_sees_the_poisoned_tool_and_approves_only_the_clean_one() {
     browser.fill("#note", "only multiply").await;
     browser.click("#approve-form input[name=ack]").await;
     browser.click("#approve-button").await;
+    browser.wait_for(".flash-ok").await;
 
     // Assert: the approval pins exactly the subset.
     let flash = browser.text(".flash-ok").await;
@@ -282,6 +296,7 @@ async fn a_reviewer_rejects_a_version_with_a_reason() {
         )
         .await;
     browser.click("#reject-button").await;
+    browser.wait_for(".flash-ok").await;
 
     let flash = browser.text(".flash-ok").await;
     assert!(flash.contains("Rejected"), "{flash}");
@@ -302,6 +317,7 @@ async fn a_publisher_sees_why_an_invalid_server_json_was_refused() {
     browser.goto("/publisher/login").await;
     browser.fill("#token", &token).await;
     browser.click("button[type=submit].primary").await;
+    browser.wait_for("#submit-form").await;
     assert_eq!(browser.path().await, "/publisher");
     browser
         .fill(
@@ -310,6 +326,7 @@ async fn a_publisher_sees_why_an_invalid_server_json_was_refused() {
         )
         .await;
     browser.click("#submit-form button[type=submit]").await;
+    browser.wait_for("#server-json-errors").await;
 
     let errors = browser.text("#server-json-errors").await;
     assert!(errors.contains("invalid"), "{errors}");
