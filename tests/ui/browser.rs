@@ -344,6 +344,45 @@ async fn a_publisher_sees_why_an_invalid_server_json_was_refused() {
         .unwrap();
     assert_eq!(invalid.as_deref(), Some("true"));
     assert_eq!(app.count("versions").await, versions_before);
+
+    // A valid document loaded from a file (the file input fills the textarea) is accepted.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("server.json");
+    std::fs::write(
+        &file,
+        crate::helpers::npm_server("com.example/weather", "1.0.0").to_string(),
+    )
+    .unwrap();
+    browser.fill("#server-json", " ").await;
+    browser
+        .client
+        .find(Locator::Css("#server-json-file"))
+        .await
+        .unwrap()
+        .send_keys(&file.display().to_string())
+        .await
+        .unwrap();
+    let loaded = browser
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const area = document.getElementById('server-json');
+             (function check() { area.value.includes('com.example/weather') ? done(area.value) : setTimeout(check, 20); })();",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(loaded.as_str().unwrap().contains("@example/weather-mcp"));
+    browser.click("#submit-form button[type=submit]").await;
+    browser.wait_for(".flash-ok").await;
+    assert_eq!(
+        browser.path().await,
+        format!(
+            "/publisher/servers/{}/versions/1.0.0",
+            enc("com.example/weather")
+        )
+    );
+    assert_eq!(app.count("versions").await, versions_before + 1);
     browser.close().await;
 }
 

@@ -13,6 +13,8 @@ on_both_backends!(
     revoking_needs_a_confirmation_and_a_reason,
     a_publisher_sees_only_its_own_versions_with_their_findings,
     the_review_page_shows_what_changed_since_the_last_approval,
+    a_session_ends_after_its_absolute_lifetime_however_busy,
+    a_rescan_from_the_review_page_queues_a_scan_job,
 );
 
 async fn a_new_publisher_token_is_shown_once_and_opens_the_portal(backend: Backend) {
@@ -299,4 +301,42 @@ async fn the_review_page_shows_what_changed_since_the_last_approval(backend: Bac
     );
     assert!(body.contains("<ins>"), "the inserted words are marked");
     assert!(body.contains("new_tool") && body.contains("gone"));
+}
+
+async fn a_session_ends_after_its_absolute_lifetime_however_busy(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut admin = FormClient::new(&app);
+    admin.sign_in("admin").await;
+
+    sqlx::query("UPDATE ui_sessions SET created_at = '2000-01-01T00:00:00.000000Z'")
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let after = admin.get("/admin").await;
+
+    assert_eq!(after.status, StatusCode::SEE_OTHER);
+}
+
+async fn a_rescan_from_the_review_page_queues_a_scan_job(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (publisher, _) = app.publisher("acme", &["com.example"]).await;
+    app.seed_scanned_version(&publisher, "com.example/calc", "1.0.0", vec![], vec![])
+        .await;
+    let jobs_before = app.count("jobs").await;
+    let mut reviewer = FormClient::new(&app);
+    reviewer.sign_in("reviewer").await;
+    let page = format!("/admin/servers/{}/versions/1.0.0", enc("com.example/calc"));
+    let csrf = reviewer.csrf_of(&page).await;
+
+    let done = reviewer
+        .post(&format!("{page}/rescan"), &[("_csrf", &csrf)])
+        .await;
+
+    assert_eq!(done.location.as_deref(), Some(page.as_str()));
+    assert_eq!(
+        app.version_detail("com.example/calc", "1.0.0").await["status"],
+        "pending"
+    );
+    assert_eq!(app.count("jobs").await, jobs_before + 1);
+    assert!(reviewer.get(&page).await.body.contains("Rescan queued"));
 }
