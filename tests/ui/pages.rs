@@ -54,6 +54,25 @@ async fn a_new_publisher_token_is_shown_once_and_opens_the_portal(backend: Backe
         .await;
     assert_eq!(signed_in.location.as_deref(), Some("/publisher"));
     assert_eq!(portal.get("/publisher").await.status, StatusCode::OK);
+
+    // Revoking the token ends the portal session made with it.
+    let page = admin.get("/admin/publishers").await;
+    let token_id = regex::Regex::new(r#"action="/admin/tokens/([^/]+)/revoke""#)
+        .unwrap()
+        .captures(&page.body)
+        .unwrap()[1]
+        .to_string();
+    let revoked = admin
+        .post(
+            &format!("/admin/tokens/{token_id}/revoke"),
+            &[("_csrf", &page.csrf())],
+        )
+        .await;
+    assert_eq!(revoked.status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        portal.get("/publisher").await.location.as_deref(),
+        Some("/publisher/login")
+    );
 }
 
 async fn an_idle_session_ends_and_sends_the_user_to_sign_in(backend: Backend) {
