@@ -1,7 +1,5 @@
 //! `gatehouse serve` and `gatehouse worker`: start-up, bootstrap, shutdown.
 
-use std::sync::Arc;
-
 use anyhow::Context as _;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -110,17 +108,9 @@ pub async fn shutdown_signal() {
 
 /// Builds the application state.
 pub fn app_state(db: Db, config: &Config) -> anyhow::Result<AppState> {
-    Ok(AppState {
-        db,
-        net: NetPolicy::from_config(config.scan_allow_private.as_deref())
-            .map_err(|e| anyhow::anyhow!("GATEHOUSE_SCAN_ALLOW_PRIVATE: {e}"))?,
-        public_url: config.public_url().into(),
-        metrics: Arc::new(http::metrics::Metrics::new()),
-        allowlists: Arc::new(
-            crate::review::allowlists::Publisher::open(&config.data_dir, &config.public_url())
-                .context("opening the signing keys")?,
-        ),
-    })
+    let net = NetPolicy::from_config(config.scan_allow_private.as_deref())
+        .map_err(|e| anyhow::anyhow!("GATEHOUSE_SCAN_ALLOW_PRIVATE: {e}"))?;
+    AppState::new(db, net, &config.public_url(), &config.data_dir).context("opening the signing keys")
 }
 
 /// `gatehouse serve`: HTTP plus in-process workers, until SIGTERM/Ctrl-C.

@@ -7,6 +7,7 @@ pub mod auth;
 pub mod error;
 pub mod metrics;
 pub mod openapi;
+pub mod ui;
 
 pub use openapi::openapi_document;
 
@@ -37,6 +38,19 @@ pub struct AppState {
     pub allowlists: Arc<crate::review::allowlists::Publisher>,
 }
 
+impl AppState {
+    /// State for a server on `db`, with the signing keys in `DATA_DIR/keys`.
+    pub fn new(db: Db, net: NetPolicy, public_url: &str, data_dir: &std::path::Path) -> anyhow::Result<AppState> {
+        Ok(AppState {
+            db,
+            net,
+            public_url: public_url.trim_end_matches('/').into(),
+            metrics: Arc::new(metrics::Metrics::new()),
+            allowlists: Arc::new(crate::review::allowlists::Publisher::open(data_dir, public_url)?),
+        })
+    }
+}
+
 /// Builds the full application router.
 pub fn router(state: AppState) -> Router {
     // The public read API and the signed documents are meant to be fetched from
@@ -56,6 +70,7 @@ pub fn router(state: AppState) -> Router {
         .merge(api::admin::router())
         .merge(api::ops::router())
         .merge(api::allowlist::router())
+        .merge(ui::router())
         .fallback(api::ops::not_found)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

@@ -11,6 +11,7 @@
 pub mod accounts;
 pub mod audit;
 pub mod jobs;
+pub mod ui;
 pub mod versions;
 
 use std::path::Path;

@@ -1,0 +1,9 @@
+//! Tests of the web UI against the real application: sessions, CSRF, roles
+//! and headers over HTTP (on SQLite and PostgreSQL), and end-to-end flows in
+//! headless Chromium over WebDriver.
+
+mod helpers;
+
+mod browser;
+mod pages;
+mod security;
