@@ -1,15 +1,40 @@
 //! Capability analysis: rules over a Snapshot → Report (pure; no I/O).
+//!
+//! One pass collects every string a client could put before a model
+//! (`collect`), each is prepared once (`normalize`: NFKC, invisible
+//! characters stripped and recorded, hidden texts decoded), and the rules
+//! (`rules`) run over the prepared text and over every decoded hidden text.
+//! Phrase lists are data (`phrases`), one table per language. Whole-snapshot
+//! rules (names, schemas, bloat, protocol, annotations) run once.
+//!
+//! Severity is the risk to a client that loads these descriptions: `high` and
+//! `critical` only where text tries to steer the model, hide something or
+//! take data; quality and bloat findings stay at `medium` or below unless
+//! extreme.
 
+pub mod catalogue;
+pub mod collect;
+pub mod config;
 pub mod format;
+pub mod normalize;
+pub mod phrases;
 pub mod report;
+pub mod rules;
 
+pub use catalogue::{RuleInfo, catalogue};
+pub use config::{ExtraRule, RulesConfig, Thresholds};
 pub use report::{Category, Finding, Report, ReportServer, Severity, Summary};
 
-use std::path::Path;
-
 use crate::snapshot::Snapshot;
+use collect::FieldKind;
+use normalize::Prepared;
+use rules::text::Subject;
 
 /// What the analysis knows beyond the snapshot: already-approved servers.
+///
+/// Leave out the server being analysed itself (a rescan of an approved
+/// server): its own tools would otherwise conflict with themselves. Tools
+/// whose server name equals the snapshot's `serverInfo.name` are ignored.
 #[derive(Debug, Clone, Default)]
 pub struct Context {
     /// Tool names of approved servers, each with the name of the server that owns it.
@@ -18,46 +43,55 @@ pub struct Context {
     pub approved_servers: Vec<String>,
 }
 
-/// Analysis configuration: thresholds, severity overrides, disabled and extra rules (a TOML file).
-#[derive(Debug, Clone, Default)]
-pub struct RulesConfig {}
-
-impl RulesConfig {
-    /// Reads and validates a TOML rules file.
-    pub fn load(path: &Path) -> Result<RulesConfig, String> {
-        let _ = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-        Ok(RulesConfig::default())
-    }
-}
-
-/// A rule of the catalogue.
-#[derive(Debug, Clone)]
-pub struct RuleInfo {
-    /// Stable id, e.g. `GH-INJ-001`.
-    pub id: &'static str,
-    /// Category of its findings.
-    pub category: Category,
-    /// Default severity.
-    pub severity: Severity,
-    /// One-line title.
-    pub title: &'static str,
-    /// Why the rule exists.
-    pub rationale: &'static str,
-    /// An example of text it flags.
-    pub example: &'static str,
-}
-
-/// Every rule, in id order.
-pub fn catalogue() -> &'static [RuleInfo] {
-    &[]
-}
-
-/// Analyses a snapshot. (Rules land with the analysis issue.)
-pub fn analyze(snapshot: &Snapshot, _ctx: &Context, _rules: &RulesConfig) -> Report {
+/// Analyses a snapshot.
+pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Report {
     let server = snapshot
         .server_info
         .as_ref()
-        .map(|i| ReportServer { name: i.name.clone(), version: i.version.clone() })
+        .map(|i| ReportServer {
+            name: i.name.clone(),
+            version: i.version.clone(),
+        })
         .unwrap_or_default();
-    Report::new(server, Vec::new())
+    let mut sink = rules::Sink::new(rules);
+    let names = rules::Names::of(snapshot, &ctx.approved_tools);
+    let fields = collect::collect(snapshot);
+    for field in &fields {
+        let prepared = Prepared::new(field.text);
+        let hidden = prepared.hidden();
+        rules::hidden::check(&mut sink, field, &prepared, &hidden);
+        // Names and URIs are identifiers, not prose: the hidden-content and
+        // name rules cover them. Everything else is read as text.
+        if matches!(field.kind, FieldKind::Prose | FieldKind::SchemaKey) {
+            rules::text::check(
+                &mut sink,
+                &names,
+                &Subject {
+                    field,
+                    text: &prepared,
+                    hidden: None,
+                },
+            );
+        }
+        for h in &hidden {
+            let decoded = Prepared::new(&h.text);
+            rules::text::check(
+                &mut sink,
+                &names,
+                &Subject {
+                    field,
+                    text: &decoded,
+                    hidden: Some(h),
+                },
+            );
+        }
+    }
+    rules::names::impersonation(&mut sink, snapshot, ctx);
+    rules::names::duplicates(&mut sink, snapshot);
+    rules::names::quality(&mut sink, snapshot);
+    rules::schema::check(&mut sink, snapshot);
+    rules::bloat::check(&mut sink, snapshot, &fields);
+    rules::protocol::check(&mut sink, snapshot);
+    rules::annotations::check(&mut sink, snapshot);
+    Report::new(server, sink.into_findings())
 }
