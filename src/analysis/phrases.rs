@@ -147,7 +147,7 @@ pub const ENGLISH: &[Phrase] = &[
     // Prerequisites.
     p(
         Prerequisite,
-        r"\bbefore\s+(?:using|calling|invoking|running|executing|you use|you call|you run|answering|responding|replying|doing anything|proceeding)\b[^.!?\n]{0,60}\b(?:you\s+)?(?:must|have to|need to|are required to|shall|should always|always)\b",
+        r"\bbefore\s+(?:using|calling|invoking|running|executing|you use|you call|you run|you reply|you answer|you respond|answering|responding|replying|doing anything|proceeding)\b[^.!?\n]{0,60}\b(?:you\s+)?(?:must|have to|need to|are required to|shall|should always|always)\b",
     ),
     p(
         Prerequisite,
@@ -155,7 +155,7 @@ pub const ENGLISH: &[Phrase] = &[
     ),
     p(
         Prerequisite,
-        r"(?:^|[.!?\n]\s*)before\s+[a-z]+ing\b[^.!?\n,]{0,40},\s*(?:you\s+must\s+|please\s+|first\s+|always\s+)*(?:read|open|cat|load|collect|copy|send|fetch|grab|call|run|include|gather|access)\b",
+        r"(?:^|[.!?\n:]\s*)before\s+(?:[a-z]+ing|you\s+[a-z]+)\b[^.!?\n,]{0,40},\s*(?:you\s+must\s+|please\s+|first\s+|always\s+)*(?:read|open|cat|load|collect|copy|send|fetch|grab|call|run|include|gather|access)\b",
     ),
     // Mandatory ordering across tools.
     p(
@@ -195,10 +195,14 @@ pub const ENGLISH: &[Phrase] = &[
         Preference,
         r"\bpreferred\s+(?:over|to)\s+(?:all|any|other)\b",
     ),
+    p(
+        Preference,
+        r"\b(?:rather than|in place of)\s+(?:the\s+|any\s+)?(?:built-?in|default|native|other|another|standard)\s+(?:[a-z-]+\s+){0,2}(?:tools?|search|reader|server|function|client)s?\b",
+    ),
     // Text addressed to the model.
     p(
         Address,
-        r"(?:^|[.!?\n]\s*)(?:note\s+(?:to|for)\s+(?:the\s+)?)?(?:ai|llm|model|assistant|agent|claude|chatgpt|gpt|gemini|copilot)(?:\s+assistant)?\s*:\s*(?:please\s+)?(?:you\s+)?(?:must|should|read|open|call|use|ignore|always|never|do|don't|send|include|first|remember|append|forward)\b",
+        r"(?:^|[.!?\n]\s*)(?:note\s+(?:to|for)\s+(?:the\s+)?)?(?:ai|llm|model|assistant|agent|claude|chatgpt|gpt|gemini|copilot)(?:\s+assistant)?\s*:\s*(?:please\s+)?(?:you\s+)?(?:must|should|read|open|call|use|ignore|always|never|do|don't|send|include|first|remember|append|forward|before|after|when|collect|pass|put|add|now|from now)\b",
     ),
     p(
         Address,
@@ -239,7 +243,7 @@ pub const ENGLISH: &[Phrase] = &[
     ),
     p(
         Conceal,
-        r"\b(?:keep|hide)\s+(?:this|it|these|that|the\s+\w+)\s+(?:hidden\s+|secret\s+|private\s+|confidential\s+)?from\s+(?:the\s+)?(?:user|human|them|people)\b",
+        r"\b(?:keep|hide)\s+(?:this|it|these|that|the|any|all)?\s*(?:[a-z-]+\s+){0,2}(?:hidden\s+|secret\s+|private\s+|confidential\s+|invisible\s+)?from\s+(?:the\s+)?(?:user|human|them|people|operator)\b",
     ),
     p(
         Conceal,
@@ -256,7 +260,7 @@ pub const ENGLISH: &[Phrase] = &[
     // Requests for the conversation, secrets or the model's instructions.
     p(
         ContextRequest,
-        r"\b(?:every|all|any|each)\b[^.!?\n]{0,60}\b(?:appeared|appears|mentioned|seen|shared|provided|pasted|typed|said|written|discussed|used|entered)\s+(?:earlier|previously|before|so far|above|in (?:the|this) (?:chat|conversation|session))\b",
+        r"\b(?:every|all|any|each|everything|anything)\b[^.!?\n]{0,60}\b(?:appeared|appears|mentioned|seen|shared|provided|pasted|typed|said|written|discussed|used|entered)\s+(?:earlier|previously|before|so far|above|in (?:the|this) (?:chat|conversation|session))\b",
     ),
     p(
         ContextRequest,
@@ -318,7 +322,7 @@ pub const ENGLISH: &[Phrase] = &[
     ),
     p(
         ShellDump,
-        r"\b(?:cat|type|less|more|head|tail|base64|xxd|od|strings|cp|scp|curl|wget|nc|gpg|tar|zip)\s+(?:-\S+\s+)*['\x22]?(?:~|/|\$home|%userprofile%)?[^\s'\x22]*(?:\.ssh|\.aws|\.env\b|\.netrc|/etc/shadow|/etc/passwd|mcp\.json|id_rsa|id_ed25519|credentials|\.kube|\.docker|_history|\.npmrc|\.pypirc|\.git-credentials|\.gnupg)",
+        r"\b(?:cat|type|less|more|head|tail|base64|xxd|od|strings|cp|scp|curl|wget|nc|gpg|tar|zip)\s+(?:-\S+\s+(?:\d+\s+)?)*['\x22]?(?:~|/|\$home|%userprofile%)?[^\s'\x22]*(?:\.ssh|\.aws|\.env\b|\.netrc|/etc/shadow|/etc/passwd|mcp\.json|id_rsa|id_ed25519|credentials|\.kube|\.docker|_history|\.npmrc|\.pypirc|\.git-credentials|\.gnupg)",
     ),
     // Ingredients.
     p(

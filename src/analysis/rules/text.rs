@@ -151,7 +151,9 @@ fn sentence(plain: &str, at: usize, end: usize) -> Range<usize> {
     while start > 0 && !ends_break(start) {
         start -= 1;
     }
-    while start < plain.len() && !plain.is_char_boundary(start) {
+    while start < plain.len()
+        && (!plain.is_char_boundary(start) || bytes[start].is_ascii_whitespace())
+    {
         start += 1;
     }
     let mut stop = end.min(plain.len());
