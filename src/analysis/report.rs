@@ -24,13 +24,8 @@ pub enum Severity {
 
 impl Severity {
     /// Every severity, lowest first.
-    pub const ALL: [Severity; 5] = [
-        Severity::Info,
-        Severity::Low,
-        Severity::Medium,
-        Severity::High,
-        Severity::Critical,
-    ];
+    pub const ALL: [Severity; 5] =
+        [Severity::Info, Severity::Low, Severity::Medium, Severity::High, Severity::Critical];
 
     /// The wire name.
     pub fn as_str(self) -> &'static str {
@@ -165,10 +160,7 @@ impl Summary {
         for f in findings {
             *counts.entry(f.severity).or_default() += 1;
         }
-        Summary {
-            max_severity: findings.iter().map(|f| f.severity).max(),
-            counts,
-        }
+        Summary { max_severity: findings.iter().map(|f| f.severity).max(), counts }
     }
 }
 
@@ -190,11 +182,6 @@ impl Report {
     /// Builds a report, ordering findings most severe first (stable within a severity).
     pub fn new(server: ReportServer, mut findings: Vec<Finding>) -> Report {
         findings.sort_by(|a, b| b.severity.cmp(&a.severity));
-        Report {
-            server,
-            summary: Summary::of(&findings),
-            findings,
-            snapshot: None,
-        }
+        Report { server, summary: Summary::of(&findings), findings, snapshot: None }
     }
 }
