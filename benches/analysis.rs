@@ -16,17 +16,23 @@ use gatehouse::snapshot::{Snapshot, Tool};
 
 /// Every tool of every fixture under `tests/fixtures/analysis/<dir>`.
 fn fixture_tools(dir: &str) -> Vec<Tool> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/analysis").join(dir);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/analysis")
+        .join(dir);
     let mut paths: Vec<_> = std::fs::read_dir(root)
         .expect("fixtures exist")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json") && p.file_name().is_some_and(|n| n != "labels.json"))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "json")
+                && p.file_name().is_some_and(|n| n != "labels.json")
+        })
         .collect();
     paths.sort();
     paths
         .iter()
         .flat_map(|p| {
-            let snap: Snapshot = serde_json::from_slice(&std::fs::read(p).expect("readable")).expect("snapshot");
+            let snap: Snapshot =
+                serde_json::from_slice(&std::fs::read(p).expect("readable")).expect("snapshot");
             snap.tools
         })
         .collect()
@@ -41,12 +47,18 @@ fn snapshot_of(tools: &[Tool], n: usize) -> Snapshot {
             t
         })
         .collect();
-    Snapshot { tools, ..Snapshot::default() }
+    Snapshot {
+        tools,
+        ..Snapshot::default()
+    }
 }
 
 /// Bytes of capability text (every collected string) in a snapshot.
 fn text_bytes(snapshot: &Snapshot) -> u64 {
-    collect::collect(snapshot).iter().map(|f| f.text.len() as u64).sum()
+    collect::collect(snapshot)
+        .iter()
+        .map(|f| f.text.len() as u64)
+        .sum()
 }
 
 fn benches(c: &mut Criterion) {
@@ -66,12 +78,16 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("analysis");
     group.sample_size(10);
     group.throughput(Throughput::Bytes(text_bytes(&big)));
-    group.bench_function("throughput", |b| b.iter(|| analysis::analyze(&big, &ctx, &rules)));
+    group.bench_function("throughput", |b| {
+        b.iter(|| analysis::analyze(&big, &ctx, &rules))
+    });
 
     let typical = snapshot_of(&honest, 160);
     group.throughput(Throughput::Elements(1));
     group.sample_size(30);
-    group.bench_function("snapshot_160_tools", |b| b.iter(|| analysis::analyze(&typical, &ctx, &rules)));
+    group.bench_function("snapshot_160_tools", |b| {
+        b.iter(|| analysis::analyze(&typical, &ctx, &rules))
+    });
     group.finish();
 }
 

@@ -93,5 +93,48 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
     rules::bloat::check(&mut sink, snapshot, &fields);
     rules::protocol::check(&mut sink, snapshot);
     rules::annotations::check(&mut sink, snapshot);
-    Report::new(server, sink.into_findings())
+    Report::new(server, escalate(sink.into_findings(), rules))
+}
+
+/// Categories whose high findings mean text is working against the user.
+const HOSTILE: [Category; 5] = [
+    Category::Injection,
+    Category::Concealment,
+    Category::Exfiltration,
+    Category::SensitiveData,
+    Category::Shadowing,
+];
+
+/// Raises high findings to critical where one field combines two or more
+/// hostile categories (e.g. an instruction to read a key *and* to hide it):
+/// one signal can be a clumsy description, two together are an attack.
+/// Findings whose severity the configuration overrides are left alone.
+fn escalate(mut findings: Vec<Finding>, rules: &RulesConfig) -> Vec<Finding> {
+    use std::collections::{HashMap, HashSet};
+    let mut per_field: HashMap<(&crate::snapshot::Target, &str), HashSet<Category>> =
+        HashMap::new();
+    for f in &findings {
+        if f.severity == Severity::High && HOSTILE.contains(&f.category) {
+            per_field
+                .entry((&f.target, f.field.as_str()))
+                .or_default()
+                .insert(f.category);
+        }
+    }
+    let hot: HashSet<(crate::snapshot::Target, String)> = per_field
+        .into_iter()
+        .filter(|(_, cats)| cats.len() >= 2)
+        .map(|((t, field), _)| (t.clone(), field.to_string()))
+        .collect();
+    for f in &mut findings {
+        let key = (f.target.clone(), f.field.clone());
+        if f.severity == Severity::High
+            && HOSTILE.contains(&f.category)
+            && !rules.severity.contains_key(&f.rule)
+            && hot.contains(&key)
+        {
+            f.severity = Severity::Critical;
+        }
+    }
+    findings
 }

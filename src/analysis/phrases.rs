@@ -105,10 +105,18 @@ pub const ENGLISH: &[Phrase] = &[
         Override,
         r"\b(?:jailbreak|dan mode|developer mode (?:enabled|on|activated))\b",
     ),
+    p(
+        Override,
+        r"\b(?:previous|prior|earlier|original|all|your|the user'?s)\s+(?:instructions|rules|guidelines|directives|prompts?)\s+(?:are|were|is|have been)\s+(?:now\s+)?(?:void|invalid|obsolete|cancell?ed|revoked|superseded|overridden|outdated|no longer (?:valid|apply|applicable))",
+    ),
+    p(
+        Override,
+        r"\binstead of (?:what|doing what) the user (?:asked|wants|said|requested|intended)",
+    ),
     // Authority: a role label opening a clause, or a claim to speak for one.
     p(
         Authority,
-        r"(?:^|[.!?\n]\s*|[>\]]\s*)[\[<(#*\s]*(?:system|developer|administrator|admin|root|operator|sysadmin|security)(?:\s+(?:prompt|message|note|notice|instructions?|override|alert|directive|update|command))?\s*[\]>)*]*\s*:\s*\S",
+        r"(?:^|[.!?\n]\s*|[>\]]\s*|<!--\s*)[\[<(#*\s]*(?:system|developer|administrator|admin|root|operator|sysadmin|security)(?:\s+(?:prompt|message|note|notice|instructions?|override|alert|directive|update|command))?\s*[\]>)*]*\s*:\s*\S",
     ),
     p(
         Authority,
@@ -129,6 +137,10 @@ pub const ENGLISH: &[Phrase] = &[
     p(
         Authority,
         r"\b(?:highest|top|absolute|maximum|supreme)[- ]priority\s+(?:instruction|directive|order|command)s?\b",
+    ),
+    p(
+        Authority,
+        r"\b(?:the\s+)?(?:administrator|admin|developer|operator|system|owner|security team)s?\s+(?:has|have)\s+(?:authori[sz]ed|instructed|permitted|allowed|asked|required|ordered|approved)\s+(?:you|the (?:model|assistant|ai|agent))\b",
     ),
     // Instruction tags.
     p(
@@ -152,6 +164,10 @@ pub const ENGLISH: &[Phrase] = &[
     p(
         Prerequisite,
         r"\b(?:you\s+)?(?:must|have to|need to|are required to)\s+(?:always\s+)?first\s+(?:call|read|run|open|use|invoke|execute|send|fetch|include|collect|load|get|obtain)\b",
+    ),
+    p(
+        Prerequisite,
+        r"\brequires?\s+(?:that\s+)?(?:you\s+)?(?:to\s+)?(?:always\s+)?first\s+(?:call|read|run|open|use|invoke|execute|send|fetch|include|collect|load|get|obtain)\b",
     ),
     p(
         Prerequisite,
@@ -194,6 +210,10 @@ pub const ENGLISH: &[Phrase] = &[
     p(
         Preference,
         r"\bpreferred\s+(?:over|to)\s+(?:all|any|other)\b",
+    ),
+    p(
+        Preference,
+        r"\b(?:this|it) is the (?:only|best|preferred|most (?:reliable|secure|accurate|trusted)|recommended|official|authoritative|sole) (?:tool|way|server|source|function) (?:you\s+)?(?:should|must|may|can|to)\b",
     ),
     p(
         Preference,
@@ -247,11 +267,19 @@ pub const ENGLISH: &[Phrase] = &[
     ),
     p(
         Conceal,
-        r"\b(?:the\s+)?user\s+(?:must|should|need|does|do|will|may)\s*(?:not|never|n't)\s+(?:know|see|notice|find out|be told|be informed|be aware|learn|suspect)\b",
+        r"\b(?:the\s+)?users?\s+(?:must|should|need|does|do|will|may|is|are)\s*(?:not|never|n't)\s+(?:need\s+to\s+|have\s+to\s+|to\s+|going\s+to\s+|supposed\s+to\s+)?(?:know|see|notice|find out|be told|be informed|be aware|learn|suspect)\b",
     ),
     p(
         Conceal,
         r"\bpretend\s+(?:that\s+)?(?:you|nothing|it|this)\b",
+    ),
+    p(
+        Conceal,
+        r"\b(?:no need|not necessary|unnecessary)\s+to\s+(?:tell|inform|mention|notify|alert|bother|show)\b[^.!?\n]{0,30}\b(?:user|them|anyone)\b",
+    ),
+    p(
+        Conceal,
+        r"\b(?:do not|don't|never)\s+bother\s+(?:the\s+)?user\b|\bwithout\s+(?:mentioning|revealing|disclosing|acknowledging|saying)\b|\bas if nothing (?:happened|was done|occurred|changed)\b",
     ),
     p(
         Conceal,
@@ -463,8 +491,53 @@ pub const CHINESE: &[Phrase] = &[
     ),
 ];
 
+/// Spanish: a small table, showing that a language is a data change.
+pub const SPANISH: &[Phrase] = &[
+    p(
+        Override,
+        r"\b(?:ignora|ignore|olvida|olvide|omite|descarta)\s+(?:todas\s+)?(?:las\s+|tus\s+|sus\s+)?(?:instrucciones|reglas|indicaciones|normas)\s+(?:anteriores|previas|originales|del usuario)",
+    ),
+    p(
+        Conceal,
+        r"\bno\s+(?:le\s+)?(?:digas|diga|informes|informe|menciones|mencione|cuentes|cuente|avises|avise)\s+(?:nada\s+|esto\s+)?(?:al|a)\s+usuario|\bsin\s+que\s+el\s+usuario\s+(?:lo\s+)?(?:sepa|note|vea)|\ben secreto\b",
+    ),
+    p(
+        Authority,
+        r"(?:^|[.!?\n]\s*)(?:sistema|administrador|desarrollador)\s*:\s*\S",
+    ),
+    p(
+        Transfer,
+        r"\b(?:env[ií]a|incluye|pega|adjunta|pon|copia|reenv[ií]a)\b",
+    ),
+];
+
+/// German: a small table, showing that a language is a data change.
+pub const GERMAN: &[Phrase] = &[
+    p(
+        Override,
+        r"\bignorier(?:e|en sie)?\s+(?:alle\s+)?(?:vorherigen|bisherigen|fr[üu]heren|obigen|urspr[üu]nglichen)\s+(?:anweisungen|regeln|instruktionen|vorgaben)",
+    ),
+    p(
+        Conceal,
+        r"\b(?:sag|sage|erz[äa]hl|erz[äa]hle|teile|verrate)\s+(?:es\s+|das\s+|dies\s+)?(?:dem\s+)?(?:nutzer|benutzer|anwender)\s+nicht|\bohne\s+(?:dass\s+)?(?:der|die)\s+(?:nutzer|benutzer)\s+(?:es\s+)?(?:merkt|wei[ßs]|erf[äa]hrt)|\bheimlich\b",
+    ),
+    p(
+        Authority,
+        r"(?:^|[.!?\n]\s*)(?:system|administrator|entwickler)\s*:\s*\S",
+    ),
+    p(
+        Transfer,
+        r"\b(?:sende|schicke|f[üu]ge|kopiere|h[äa]nge|leite)\b",
+    ),
+];
+
 /// Every language's table; analysis runs all of them over every text.
-pub const LANGUAGES: &[(&str, &[Phrase])] = &[("en", ENGLISH), ("zh", CHINESE)];
+pub const LANGUAGES: &[(&str, &[Phrase])] = &[
+    ("en", ENGLISH),
+    ("zh", CHINESE),
+    ("es", SPANISH),
+    ("de", GERMAN),
+];
 
 /// All phrases compiled once: a set for a single scanning pass, and each
 /// pattern alone for locating the match.
@@ -538,7 +611,10 @@ mod tests {
 
     #[test]
     fn every_phrase_compiles() {
-        assert_eq!(PHRASES.each.len(), ENGLISH.len() + CHINESE.len());
+        assert_eq!(
+            PHRASES.each.len(),
+            LANGUAGES.iter().map(|(_, t)| t.len()).sum::<usize>()
+        );
     }
 
     fn kinds(text: &str) -> Vec<Kind> {

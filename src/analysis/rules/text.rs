@@ -90,7 +90,19 @@ static SERVER_POSSESSIVE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "send/forward/post … to <destination>".
 static SEND_TO: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\b(?:send|forward|post|upload|copy|cc|bcc|mirror|relay|transmit|share|sync|leak|exfiltrate|email|mail|submit|deliver|dispatch|report)\b[^.!?\n]{0,80}?\b(?:to|into|with|at)\s+(?:the\s+)?(?:channel\s+|address\s+|webhook\s+|endpoint\s+|url\s+|email\s+)?(#[a-z0-9][a-z0-9_.-]*|https?://[^\s)'"<>]+|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|[`'"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+[`'"]?)"#)
+    Regex::new(r#"(?:\b(?:send|sent|forward|forwarded|post|posted|upload|uploaded|copy|copied|cc|bcc|mirror|mirrored|relay|relayed|transmit|transmitted|share|shared|sync|synced|leak|exfiltrate|email|emailed|mail|mailed|submit|submitted|deliver|delivered|dispatch|report|reported)\b[^.!?\n]{0,80}?\b(?:to|into|with|at)\s+|\b(?:cc|bcc)\s*:?\s+)(?:the\s+)?(?:channel\s+|address\s+|webhook\s+|endpoint\s+|url\s+|email\s+)?(#[a-z0-9][a-z0-9_.-]*|https?://[^\s)'"<>]+|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|[`'"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+[`'"]?)"#)
+        .expect("valid regex")
+});
+
+/// Modal words that make a sentence an instruction to the model.
+static STRONG_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:must|always|never|should|make sure|ensure|be sure|first|before|do not|don't|please)\b|必须|必須|务必|務必|总是|總是|始终|始終|先")
+        .expect("valid regex")
+});
+
+/// A condition on using a tool: "when/if/each time you call X".
+static CONDITIONAL_USE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:when|whenever|if|each time|every time|before|after|once)\b")
         .expect("valid regex")
 });
 
@@ -179,6 +191,10 @@ struct ToolRef {
 /// Identifiers in call position within `range`.
 fn tool_refs(plain: &str, range: Range<usize>) -> Vec<ToolRef> {
     let s = &plain[range.clone()];
+    // Every reference has an underscore; most texts have none.
+    if !s.contains('_') {
+        return Vec::new();
+    }
     CALL_REF
         .captures_iter(s)
         .filter_map(|c| c.get(1).or_else(|| c.get(2)))
@@ -359,7 +375,19 @@ fn sensitive_data(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
                 "Tells the model to read a credential or secret and pass it on",
             );
         } else {
-            let severity = if m.any_in(Kind::Read, &sent) {
+            let read = m.any_in(Kind::Read, &sent);
+            if read && STRONG_DIRECTIVE.is_match(&plain[sent.clone()]) {
+                // "First open ~/.ssh/id_rsa": an instruction, not a description.
+                s.report(
+                    sink,
+                    ids::SEC_TRANSFER,
+                    Severity::High,
+                    a..b,
+                    "Tells the model to read a credential or secret location",
+                );
+                continue;
+            }
+            let severity = if read {
                 Severity::Medium
             } else {
                 default_severity(ids::SEC_MENTION)
@@ -402,11 +430,21 @@ fn context_requests(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
 
 fn urls(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
     let plain = s.text.plain.as_str();
+    if !plain.contains("//") {
+        return;
+    }
     let reply = m.first(Kind::ReplyInjection).is_some();
     for c in MD_IMAGE.captures_iter(plain) {
         let (whole, url) = (c.get(0).expect("match"), c.get(1).expect("group"));
-        let templated = url.as_str().contains('?') && PLACEHOLDER.is_match(url.as_str());
-        let (severity, message) = if templated || (reply && url.as_str().contains('?')) {
+        let has_query = url.as_str().contains('?');
+        let templated = has_query && PLACEHOLDER.is_match(url.as_str());
+        // An image with a query string plus an instruction to fill in data
+        // (or to emit it in replies) is the same leak without placeholders.
+        let sent = sentence(plain, whole.start(), whole.end());
+        let filled = [Kind::Transfer, Kind::ContextWeak, Kind::ContextRequest]
+            .iter()
+            .any(|k| m.any_in(*k, &sent));
+        let (severity, message) = if templated || (has_query && (reply || filled)) {
             (
                 Severity::High,
                 "Markdown image whose URL the model fills in: renders as a request that leaks data",
@@ -454,6 +492,10 @@ fn urls(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
 
 fn send_to(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matches) {
     let plain = s.text.plain.as_str();
+    // Every destination has one of these; skip the regexes when none occurs.
+    if !plain.contains(['#', '@', '_']) && !plain.contains("://") {
+        return;
+    }
     for re in [&*SEND_TO, &*SEND_TO_ZH] {
         for c in re.captures_iter(plain) {
             let (whole, dest) = (c.get(0).expect("match"), c.get(1).expect("group"));
@@ -465,7 +507,10 @@ fn send_to(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matches)
             let sent = sentence(plain, whole.start(), whole.end());
             let side_channel = m.any_in(Kind::SideChannel, &sent) || m.any_in(Kind::Conceal, &sent);
             let approved = is_tool && names.approved_tools.contains_key(dest_name);
-            if side_channel || approved {
+            // A fixed address the model is told to send to is a drop box,
+            // whatever the wording around it.
+            let ordered_address = !is_tool && STRONG_DIRECTIVE.is_match(&plain[sent.clone()]);
+            if side_channel || approved || ordered_address {
                 s.report(
                     sink,
                     ids::EXF_SEND,
@@ -488,10 +533,13 @@ fn shadowing(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matche
             && (names.server_name.contains(server) || server.contains(names.server_name.as_str())))
     };
     let mut explicit = Vec::new();
-    for c in TOOL_OF_SERVER.captures_iter(plain) {
+    let names_a_server = ["server", "integration", "plugin", "extension", "connector"]
+        .iter()
+        .any(|w| plain.contains(w));
+    for c in TOOL_OF_SERVER.captures_iter(if names_a_server { plain } else { "" }) {
         explicit.push((c.get(0).expect("match").range(), c[2].to_string()));
     }
-    for c in SERVER_POSSESSIVE.captures_iter(plain) {
+    for c in SERVER_POSSESSIVE.captures_iter(if names_a_server { plain } else { "" }) {
         explicit.push((c.get(0).expect("match").range(), c[1].to_string()));
     }
     for (range, server) in explicit {
@@ -544,6 +592,11 @@ fn shadowing(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matche
                 Severity::Medium,
                 "Refers to a tool of an approved server",
             ),
+            None if conditions_on(plain, &sent, &r.range) => (
+                ids::SHD_OTHER,
+                Severity::High,
+                "Gives instructions about using a tool this server does not provide",
+            ),
             None => (
                 ids::SHD_FOREIGN,
                 default_severity(ids::SHD_FOREIGN),
@@ -552,6 +605,17 @@ fn shadowing(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matche
         };
         s.report(sink, rule, severity, r.range, message);
     }
+}
+
+/// Whether the sentence attaches an instruction to the *use* of the tool at
+/// `tool`: "when you call X, always …" (the tool inside the condition), as
+/// opposed to "if you lack the id, call X first" (the tool in the advice).
+fn conditions_on(plain: &str, sent: &Range<usize>, tool: &Range<usize>) -> bool {
+    let prefix = &plain[sent.start..tool.start];
+    let Some(cond) = CONDITIONAL_USE.find_iter(prefix).last() else {
+        return false;
+    };
+    !prefix[cond.end()..].contains(',') && STRONG_DIRECTIVE.is_match(&plain[sent.clone()])
 }
 
 /// Pattern rules from the configuration, matched against the plain text.
