@@ -43,6 +43,9 @@ pub struct Context {
     pub approved_servers: Vec<String>,
 }
 
+/// Shorter strings (enum values like `ok`) cannot hold a phrase worth reporting.
+const MIN_PROSE_BYTES: usize = 5;
+
 /// Analyses a snapshot.
 pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Report {
     let server = snapshot
@@ -60,9 +63,10 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
         let prepared = Prepared::new(field.text);
         let hidden = prepared.hidden();
         rules::hidden::check(&mut sink, field, &prepared, &hidden);
-        // Names and URIs are identifiers, not prose: the hidden-content and
-        // name rules cover them. Everything else is read as text.
-        if matches!(field.kind, FieldKind::Prose | FieldKind::SchemaKey) {
+        // Names, property names and URIs are identifiers, not prose: the
+        // phrase rules need sentences, and the hidden-content and name rules
+        // cover identifiers. Everything else is read as text.
+        if field.kind == FieldKind::Prose && prepared.plain.len() >= MIN_PROSE_BYTES {
             rules::text::check(
                 &mut sink,
                 &names,

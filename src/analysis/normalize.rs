@@ -105,6 +105,19 @@ impl<'a> Prepared<'a> {
     /// Prepares a text: strips, normalises and maps it back to the original.
     pub fn new(text: &'a str) -> Prepared<'a> {
         let original = truncate(text, MAX_TEXT_BYTES);
+        // Fast path for the common case, printable ASCII: the plain text is
+        // the lower-cased original and offsets map one to one (empty map).
+        if original
+            .bytes()
+            .all(|b| matches!(b, b' '..=b'~' | b'\t' | b'\n' | b'\r'))
+        {
+            return Prepared {
+                original,
+                plain: original.to_ascii_lowercase(),
+                map: Vec::new(),
+                invisibles: Vec::new(),
+            };
+        }
         let mut plain = String::with_capacity(original.len());
         let mut map: Vec<u32> = Vec::with_capacity(original.len() + 1);
         let mut invisibles = Vec::new();
@@ -165,6 +178,11 @@ impl<'a> Prepared<'a> {
 
     /// Maps a byte range of `plain` to the corresponding range of `original`.
     pub fn original_range(&self, plain: Range<usize>) -> Range<usize> {
+        if self.map.is_empty() {
+            // Printable ASCII: plain and original offsets coincide.
+            let end = plain.end.min(self.original.len());
+            return plain.start.min(end)..end;
+        }
         let start = self.map[plain.start.min(self.map.len() - 1)] as usize;
         let end = self.map[plain.end.min(self.map.len() - 1)] as usize;
         start..end.max(start)
@@ -179,9 +197,17 @@ impl<'a> Prepared<'a> {
     /// Every hidden text inside this one: tag characters, encoded blobs, reversed spans.
     pub fn hidden(&self) -> Vec<Hidden> {
         let mut out = Vec::new();
-        decode_tags(self.original, &mut out);
-        decode_blobs(self.original, &mut out);
-        decode_reversed(self.original, &mut out);
+        let has = |class| self.invisibles.iter().any(|(c, _)| *c == class);
+        if has(Invisible::Tag) {
+            decode_tags(self.original, &mut out);
+        }
+        // The shortest blob the patterns accept is 20 characters.
+        if self.original.len() >= 20 {
+            decode_blobs(self.original, &mut out);
+        }
+        if has(Invisible::Bidi) {
+            decode_reversed(self.original, &mut out);
+        }
         out
     }
 }
@@ -439,9 +465,9 @@ fn decode_tags(text: &str, out: &mut Vec<Hidden>) {
 }
 
 static BASE64_BLOB: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/_-]{20,}={0,2}").expect("valid regex"));
+    LazyLock::new(|| crate::analysis::phrases::regex(r"[A-Za-z0-9+/_-]{20,}={0,2}"));
 static HEX_BLOB: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(?:[0-9a-fA-F]{2}[ :]?){16,}").expect("valid regex"));
+    LazyLock::new(|| crate::analysis::phrases::regex(r"\b(?:[0-9a-fA-F]{2}[ :]?){16,}"));
 
 /// Largest blob decoded; longer ones are decoded up to this size.
 const MAX_BLOB: usize = 64 * 1024;

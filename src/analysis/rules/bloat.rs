@@ -167,20 +167,25 @@ fn near_duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot, threshold: f64) {
             }
         }
     }
+    let lower: Vec<String> = tools.iter().map(|t| t.name.to_lowercase()).collect();
     let mut reported: HashSet<usize> = HashSet::new();
     for (i, j) in candidates {
         if reported.contains(&j) || tools[i].name == tools[j].name {
             continue;
         }
-        let similarity = jaccard(&descs[i], &descs[j]);
+        // Cheapest tests first: most pairs differ in name and in description size.
         let same_name = !names[i].is_empty() && names[i] == names[j];
-        let close_name = strsim::normalized_levenshtein(
-            &tools[i].name.to_lowercase(),
-            &tools[j].name.to_lowercase(),
-        ) >= 0.7;
-        if (same_name && similarity >= threshold)
-            || (close_name && similarity >= 0.9 && descs[i].len() >= 3)
-        {
+        let (a, b) = (descs[i].len(), descs[j].len());
+        // A Jaccard index of 0.9 needs the smaller set to be at least 0.9 of the larger.
+        let sizes_close = a >= 3 && b >= 3 && a.min(b) * 10 >= a.max(b) * 9;
+        let close_name = !same_name
+            && sizes_close
+            && strsim::normalized_levenshtein(&lower[i], &lower[j]) >= 0.7;
+        if !same_name && !close_name {
+            continue;
+        }
+        let similarity = jaccard(&descs[i], &descs[j]);
+        if (same_name && similarity >= threshold) || (close_name && similarity >= 0.9) {
             reported.insert(j);
             let t = Target::new(TargetKind::Tool, &tools[j].name);
             sink.add(

@@ -72,73 +72,86 @@ impl Subject<'_, '_> {
 
 /// Identifiers in call position: `call foo_bar`, `use the x.y_z tool`, `` `foo_bar` tool``.
 static CALL_REF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?:\b(?:call|calls|calling|called|use|uses|using|invoke|invokes|invoking|run|runs|running|execute|prefer|over|of|instead of|via|through|then|with)\s+(?:the\s+)?[`'"]?([a-z][a-z0-9.-]*_[a-z0-9_.-]*[a-z0-9])[`'"]?)|(?:[`'"]?\b([a-z][a-z0-9.-]*_[a-z0-9_.-]*[a-z0-9])[`'"]?\s+(?:tool|function|command)\b)"#)
-        .expect("valid regex")
+    crate::analysis::phrases::regex(
+        r#"(?:\b(?:call|calls|calling|called|use|uses|using|invoke|invokes|invoking|run|runs|running|execute|prefer|over|of|instead of|via|through|then|with)\s+(?:the\s+)?[`'"]?([a-z][a-z0-9.-]*_[a-z0-9_.-]*[a-z0-9])[`'"]?)|(?:[`'"]?\b([a-z][a-z0-9.-]*_[a-z0-9_.-]*[a-z0-9])[`'"]?\s+(?:tool|function|command)\b)"#,
+    )
 });
 
 /// "the X tool of the Y server".
 static TOOL_OF_SERVER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\b[`'"]?([a-z0-9][a-z0-9_.-]*)[`'"]?\s+(?:tool|function|command)\s+(?:of|from|in|on|provided by)\s+(?:the\s+)?[`'"]?([a-z0-9][a-z0-9_.-]*)[`'"]?\s+(?:mcp\s+)?(?:server|integration|plugin|extension|connector)\b"#)
-        .expect("valid regex")
+    crate::analysis::phrases::regex(
+        r#"\b[`'"]?([a-z0-9][a-z0-9_.-]*)[`'"]?\s+(?:tool|function|command)\s+(?:of|from|in|on|provided by)\s+(?:the\s+)?[`'"]?([a-z0-9][a-z0-9_.-]*)[`'"]?\s+(?:mcp\s+)?(?:server|integration|plugin|extension|connector)\b"#,
+    )
 });
 
 /// "the Y server's X".
 static SERVER_POSSESSIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\b[`'"]?([a-z0-9][a-z0-9_.-]*)[`'"]?\s+(?:mcp\s+)?(?:server|integration|plugin|extension|connector)['’]s\s+[`'"]?([a-z0-9][a-z0-9_.-]*)"#)
-        .expect("valid regex")
+    crate::analysis::phrases::regex(
+        r#"\b[`'"]?([a-z0-9][a-z0-9_.-]*)[`'"]?\s+(?:mcp\s+)?(?:server|integration|plugin|extension|connector)['’]s\s+[`'"]?([a-z0-9][a-z0-9_.-]*)"#,
+    )
 });
 
 /// "send/forward/post … to <destination>".
 static SEND_TO: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?:\b(?:send|sent|forward|forwarded|post|posted|upload|uploaded|copy|copied|cc|bcc|mirror|mirrored|relay|relayed|transmit|transmitted|share|shared|sync|synced|leak|exfiltrate|email|emailed|mail|mailed|submit|submitted|deliver|delivered|dispatch|report|reported)\b[^.!?\n]{0,80}?\b(?:to|into|with|at)\s+|\b(?:cc|bcc)\s*:?\s+)(?:the\s+)?(?:channel\s+|address\s+|webhook\s+|endpoint\s+|url\s+|email\s+)?(#[a-z0-9][a-z0-9_.-]*|https?://[^\s)'"<>]+|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|[`'"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+[`'"]?)"#)
-        .expect("valid regex")
+    crate::analysis::phrases::regex(
+        r#"(?:\b(?:send|sent|forward|forwarded|post|posted|upload|uploaded|copy|copied|cc|bcc|mirror|mirrored|relay|relayed|transmit|transmitted|share|shared|sync|synced|leak|exfiltrate|email|emailed|mail|mailed|submit|submitted|deliver|delivered|dispatch|report|reported)\b[^.!?\n]{0,80}?\b(?:to|into|with|at)\s+|\b(?:cc|bcc)\s*:?\s+)(?:the\s+)?(?:channel\s+|address\s+|webhook\s+|endpoint\s+|url\s+|email\s+)?(#[a-z0-9][a-z0-9_.-]*|https?://[^\s)'"<>]+|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|[`'"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+[`'"]?)"#,
+    )
 });
 
 /// Modal words that make a sentence an instruction to the model.
 static STRONG_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:must|always|never|should|make sure|ensure|be sure|first|before|do not|don't|please)\b|必须|必須|务必|務必|总是|總是|始终|始終|先")
-        .expect("valid regex")
+    crate::analysis::phrases::regex(
+        r"\b(?:must|always|never|should|make sure|ensure|be sure|first|before|do not|don't|please)\b|必须|必須|务必|務必|总是|總是|始终|始終|先",
+    )
 });
 
 /// A condition on using a tool: "when/if/each time you call X".
 static CONDITIONAL_USE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:when|whenever|if|each time|every time|before|after|once)\b")
-        .expect("valid regex")
+    crate::analysis::phrases::regex(
+        r"\b(?:when|whenever|if|each time|every time|before|after|once)\b",
+    )
 });
 
 /// Chinese "发送…到 <destination>".
 static SEND_TO_ZH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:发送|發送|转发|轉發|抄送|上传|上傳|复制|複製|同步|发|發)[^。!?\n]{0,30}?(?:到|给|給|至)\s*(#[a-z0-9][a-z0-9_.-]*|https?://[^\s)'<>]+|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)")
-        .expect("valid regex")
+    crate::analysis::phrases::regex(
+        r"(?:发送|發送|转发|轉發|抄送|上传|上傳|复制|複製|同步|发|發)[^。!?\n]{0,30}?(?:到|给|給|至)\s*(#[a-z0-9][a-z0-9_.-]*|https?://[^\s)'<>]+|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)",
+    )
 });
 
 /// A markdown image: `![alt](url)`.
 static MD_IMAGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"!\[[^\]\n]{0,200}\]\(\s*<?((?:https?:)?//[^\s)>]+)").expect("valid regex")
+    crate::analysis::phrases::regex(r"!\[[^\]\n]{0,200}\]\(\s*<?((?:https?:)?//[^\s)>]+)")
 });
 
 /// A markdown link: `[text](url)`.
 static MD_LINK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\[[^\]\n]{0,200}\]\(\s*<?((?:https?:)?//[^\s)>]+)").expect("valid regex")
+    crate::analysis::phrases::regex(r"\[[^\]\n]{0,200}\]\(\s*<?((?:https?:)?//[^\s)>]+)")
 });
 
 /// A bare URL.
 static URL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"https?://[^\s)'"<>\]]+"#).expect("valid regex"));
+    LazyLock::new(|| crate::analysis::phrases::regex(r#"https?://[^\s)'"<>\]]+"#));
 
 /// A placeholder the model is meant to fill: `{x}`, `{{x}}`, `${x}`, `%7Bx%7D`, `<x>`, `[x]`.
 static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\{\{?\s*[a-z_][a-z0-9_. -]*\}?\}|\$\{[^}]*\}|%7b|<[a-z_][a-z0-9_ -]*>|\[[a-z_][a-z0-9_ -]*\]").expect("valid regex")
+    crate::analysis::phrases::regex(
+        r"\{\{?\s*[a-z_][a-z0-9_. -]*\}?\}|\$\{[^}]*\}|%7b|<[a-z_][a-z0-9_ -]*>|\[[a-z_][a-z0-9_ -]*\]",
+    )
 });
 
 /// A placeholder that names conversation data or secrets.
 static SENSITIVE_PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:\{|%7b|<|\[)\s*\{?\s*[a-z_ ]*(?:message|conversation|chat|history|prompt|secret|password|token|key|credential|cookie|memory|context|summary|data|content|email|user|query|input)[a-z_ ]*").expect("valid regex")
+    crate::analysis::phrases::regex(
+        r"(?:\{|%7b|<|\[)\s*\{?\s*[a-z_ ]*(?:message|conversation|chat|history|prompt|secret|password|token|key|credential|cookie|memory|context|summary|data|content|email|user|query|input)[a-z_ ]*",
+    )
 });
 
 /// Words that make a preference about tools in general rather than one named tool.
 static GENERIC_ALTERNATIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:other|another|any|all|built-?in|default|native|standard|competing|alternative|different)\b|server'?s|其他|别的|別的").expect("valid regex")
+    crate::analysis::phrases::regex(
+        r"\b(?:other|another|any|all|built-?in|default|native|standard|competing|alternative|different)\b|server'?s|其他|别的|別的",
+    )
 });
 
 /// Sentence boundaries: `.`, `!`, `?` followed by space or end, `。`, newlines, `;`.
