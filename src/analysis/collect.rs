@@ -233,15 +233,16 @@ fn walk<'a>(
 
 /// Whether the object at `path` maps names to schemas (`properties` and friends).
 fn is_property_map(path: &str) -> bool {
-    [
-        "properties",
-        "patternProperties",
-        "$defs",
-        "definitions",
-        "dependentSchemas",
-    ]
-    .iter()
-    .any(|k| path.ends_with(&format!(".{k}")))
+    let last = path.rsplit('.').next().unwrap_or(path);
+    path.len() > last.len()
+        && [
+            "properties",
+            "patternProperties",
+            "$defs",
+            "definitions",
+            "dependentSchemas",
+        ]
+        .contains(&last)
 }
 
 #[cfg(test)]

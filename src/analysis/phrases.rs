@@ -9,7 +9,7 @@
 //! `regex` crate matches in linear time, so no pattern can be made slow by
 //! hostile input.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::Regex;
 
@@ -55,6 +55,17 @@ pub enum Kind {
     ReplyInjection,
     /// Qualifiers that make "send X to Y" a side channel (a copy, also, every).
     SideChannel,
+}
+
+impl Kind {
+    /// Kinds that only matter next to another finding-worthy phrase in the
+    /// same sentence; matching them can wait until one is found.
+    pub fn is_ingredient(self) -> bool {
+        matches!(
+            self,
+            Kind::Transfer | Kind::Read | Kind::Directive | Kind::SideChannel
+        )
+    }
 }
 
 /// One phrase of one language.
@@ -556,15 +567,17 @@ pub fn regex(pattern: &str) -> Regex {
 /// All phrases compiled once, with a literal prefilter.
 ///
 /// Running ~130 regexes over every short string costs more in per-search
-/// overhead than in matching. Instead, the literal prefixes that every match
-/// of a pattern must start with are extracted from its syntax tree and put
-/// into one Aho-Corasick automaton: one pass over a text tells which
-/// patterns can match at all. Patterns without a finite prefix set (those
-/// anchored at a clause start, for instance) always run.
+/// overhead than in matching. Instead, the literals that every match of a
+/// pattern must start (or end) with are extracted from its syntax tree and
+/// put into one Aho-Corasick automaton: one pass over a text tells which
+/// patterns can match at all. Patterns with neither a useful prefix nor
+/// suffix set always run.
 pub struct Compiled {
-    /// Every phrase of every language, one regex each.
-    pub each: Vec<(Kind, Regex)>,
-    /// Literal prefixes of the patterns that have them.
+    /// Every phrase of every language with its regex, compiled on first use
+    /// (a process that scans one snapshot needs only the phrases whose
+    /// prefixes occurred, and compiling all of them costs milliseconds).
+    pub each: Vec<(Kind, &'static str, OnceLock<Regex>)>,
+    /// Required literals (prefixes or suffixes) of the patterns that have them.
     prefixes: aho_corasick::AhoCorasick,
     /// For each prefix literal, the pattern it belongs to.
     prefix_owner: Vec<usize>,
@@ -572,19 +585,31 @@ pub struct Compiled {
     always: Vec<usize>,
 }
 
-/// The literal prefixes every match of `pattern` starts with, if finite and non-empty.
-fn required_prefixes(pattern: &str) -> Option<Vec<Vec<u8>>> {
+/// Literals of which every match of `pattern` contains one: its literal
+/// prefixes or its literal suffixes, whichever set is more selective
+/// (longest shortest literal). `None` when neither is finite or useful, e.g.
+/// a pattern that may start at any whitespace and end in any word.
+fn required_literals(pattern: &str) -> Option<Vec<Vec<u8>>> {
     use regex_syntax::hir::literal::{ExtractKind, Extractor};
     let hir = regex_syntax::ParserBuilder::new()
         .build()
         .parse(pattern)
         .ok()?;
-    let seq = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
-    let lits = seq.literals()?;
-    if lits.is_empty() || lits.iter().any(|l| l.as_bytes().is_empty()) {
-        return None;
-    }
-    Some(lits.iter().map(|l| l.as_bytes().to_vec()).collect())
+    let best = [ExtractKind::Prefix, ExtractKind::Suffix]
+        .into_iter()
+        .filter_map(|kind| {
+            let seq = Extractor::new().kind(kind).extract(&hir);
+            let lits: Vec<Vec<u8>> = seq
+                .literals()?
+                .iter()
+                .map(|l| l.as_bytes().to_vec())
+                .collect();
+            let shortest = lits.iter().map(Vec::len).min()?;
+            Some((shortest, lits))
+        })
+        .max_by_key(|(shortest, _)| *shortest)?;
+    // One-byte literals (a space, a dot) occur in every text: no filter at all.
+    (best.0 >= 2).then_some(best.1)
 }
 
 /// The compiled phrase tables.
@@ -594,7 +619,7 @@ pub static PHRASES: LazyLock<Compiled> = LazyLock::new(|| {
     let mut prefix_owner = Vec::new();
     let mut always = Vec::new();
     for (i, p) in all.iter().enumerate() {
-        match required_prefixes(&ascii_boundaries(p.pattern)) {
+        match required_literals(&ascii_boundaries(p.pattern)) {
             Some(lits) => {
                 prefix_owner.extend(std::iter::repeat_n(i, lits.len()));
                 literals.extend(lits);
@@ -603,7 +628,10 @@ pub static PHRASES: LazyLock<Compiled> = LazyLock::new(|| {
         }
     }
     let prefixes = aho_corasick::AhoCorasick::new(&literals).expect("prefix automaton builds");
-    let each = all.iter().map(|p| (p.kind, regex(p.pattern))).collect();
+    let each = all
+        .iter()
+        .map(|p| (p.kind, p.pattern, OnceLock::new()))
+        .collect();
     Compiled {
         each,
         prefixes,
@@ -622,6 +650,25 @@ pub struct Matches {
 impl Matches {
     /// Finds every phrase in `plain`.
     pub fn find(plain: &str) -> Matches {
+        let mut m = Matches::default();
+        m.find_kinds(plain, |_| true);
+        m
+    }
+
+    /// Finds the phrases that are findings or that start a combination;
+    /// the ingredients ([`Kind::is_ingredient`]) are left for [`Matches::add_ingredients`].
+    pub fn find_primary(plain: &str) -> Matches {
+        let mut m = Matches::default();
+        m.find_kinds(plain, |k| !k.is_ingredient());
+        m
+    }
+
+    /// Adds the ingredient phrases (transfer verbs, directives, …).
+    pub fn add_ingredients(&mut self, plain: &str) {
+        self.find_kinds(plain, Kind::is_ingredient);
+    }
+
+    fn find_kinds(&mut self, plain: &str, want: impl Fn(Kind) -> bool) {
         let compiled = &*PHRASES;
         let mut candidate = vec![false; compiled.each.len()];
         for i in &compiled.always {
@@ -630,16 +677,14 @@ impl Matches {
         for m in compiled.prefixes.find_overlapping_iter(plain) {
             candidate[compiled.prefix_owner[m.pattern().as_usize()]] = true;
         }
-        let mut hits = Vec::new();
-        for (i, (kind, re)) in compiled.each.iter().enumerate() {
-            if !candidate[i] {
+        for (i, (kind, pattern, re)) in compiled.each.iter().enumerate() {
+            if !candidate[i] || !want(*kind) {
                 continue;
             }
-            for m in re.find_iter(plain) {
-                hits.push((*kind, m.start(), m.end()));
+            for m in re.get_or_init(|| regex(pattern)).find_iter(plain) {
+                self.hits.push((*kind, m.start(), m.end()));
             }
         }
-        Matches { hits }
     }
 
     /// Matches of one kind.
@@ -677,6 +722,9 @@ mod tests {
 
     #[test]
     fn every_phrase_compiles() {
+        for (_, pattern, _) in &PHRASES.each {
+            regex(pattern);
+        }
         assert_eq!(
             PHRASES.each.len(),
             LANGUAGES.iter().map(|(_, t)| t.len()).sum::<usize>()

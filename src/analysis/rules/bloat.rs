@@ -46,8 +46,14 @@ const PAIRWISE_LIMIT: usize = 1000;
 
 /// Estimated tokens of a text: about four ASCII bytes a token, one token per other character.
 pub fn estimate_tokens(s: &str) -> usize {
-    let ascii = s.bytes().filter(u8::is_ascii).count();
-    let other = s.chars().filter(|c| !c.is_ascii()).count();
+    let (mut ascii, mut other) = (0usize, 0usize);
+    for c in s.chars() {
+        if c.is_ascii() {
+            ascii += 1;
+        } else {
+            other += 1;
+        }
+    }
     ascii.div_ceil(4) + other
 }
 

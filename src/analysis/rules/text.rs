@@ -221,7 +221,23 @@ fn tool_refs(plain: &str, range: Range<usize>) -> Vec<ToolRef> {
 /// Runs every prose rule over one subject.
 pub fn check(sink: &mut Sink<'_>, names: &Names, subject: &Subject<'_, '_>) {
     let plain = subject.text.plain.as_str();
-    let m = Matches::find(plain);
+    let mut m = Matches::find_primary(plain);
+    // Ingredients (transfer verbs, directives) only matter next to a primary
+    // phrase, a tool reference or a destination; most texts have none.
+    let structural = plain.contains(['_', '@', '#'])
+        || [
+            "//",
+            "server",
+            "integration",
+            "plugin",
+            "extension",
+            "connector",
+        ]
+        .iter()
+        .any(|w| plain.contains(w));
+    if !m.hits.is_empty() || structural {
+        m.add_ingredients(plain);
+    }
     single_phrases(sink, subject, &m);
     prerequisites_and_ordering(sink, names, subject, &m);
     preference(sink, names, subject, &m);
