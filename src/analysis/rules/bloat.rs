@@ -133,14 +133,23 @@ fn folded_name(name: &str) -> BTreeSet<String> {
 }
 
 /// A description as a set of lower-case words.
-fn word_set(s: &str) -> HashSet<String> {
+/// A description as a set of lower-case words, each kept as a 64-bit hash
+/// (no allocation per word; a collision only makes two words count as one).
+fn word_set(s: &str) -> HashSet<u64> {
+    use std::hash::{Hash, Hasher};
     s.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+        .map(|w| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            for c in w.chars().flat_map(char::to_lowercase) {
+                c.hash(&mut h);
+            }
+            h.finish()
+        })
         .collect()
 }
 
-fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
+fn jaccard(a: &HashSet<u64>, b: &HashSet<u64>) -> f64 {
     if a.is_empty() || b.is_empty() {
         return 0.0;
     }
@@ -151,7 +160,7 @@ fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
 fn near_duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot, threshold: f64) {
     let tools = &snapshot.tools;
     let names: Vec<BTreeSet<String>> = tools.iter().map(|t| folded_name(&t.name)).collect();
-    let descs: Vec<HashSet<String>> = tools
+    let descs: Vec<HashSet<u64>> = tools
         .iter()
         .map(|t| word_set(t.description.as_deref().unwrap_or_default()))
         .collect();

@@ -567,8 +567,29 @@ fn visible_codepoints(name: &str) -> String {
 /// Duplicate names within one list.
 pub fn duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot) {
     let mut seen: HashMap<(TargetKind, &str), usize> = HashMap::new();
-    for t in capability_names(snapshot) {
-        let key = (t.kind, snapshot_name(snapshot, &t));
+    let all = snapshot
+        .tools
+        .iter()
+        .map(|x| (TargetKind::Tool, x.name.as_str()))
+        .chain(
+            snapshot
+                .prompts
+                .iter()
+                .map(|x| (TargetKind::Prompt, x.name.as_str())),
+        )
+        .chain(
+            snapshot
+                .resources
+                .iter()
+                .map(|x| (TargetKind::Resource, x.name.as_str())),
+        )
+        .chain(
+            snapshot
+                .resource_templates
+                .iter()
+                .map(|x| (TargetKind::ResourceTemplate, x.name.as_str())),
+        );
+    for key in all {
         *seen.entry(key).or_default() += 1;
     }
     for ((kind, name), n) in seen {
@@ -583,34 +604,6 @@ pub fn duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot) {
             );
         }
     }
-}
-
-/// The name as borrowed from the snapshot (to key maps without cloning).
-fn snapshot_name<'s>(snapshot: &'s Snapshot, t: &Target) -> &'s str {
-    let found = match t.kind {
-        TargetKind::Tool => snapshot
-            .tools
-            .iter()
-            .map(|x| x.name.as_str())
-            .find(|n| *n == t.name),
-        TargetKind::Prompt => snapshot
-            .prompts
-            .iter()
-            .map(|x| x.name.as_str())
-            .find(|n| *n == t.name),
-        TargetKind::Resource => snapshot
-            .resources
-            .iter()
-            .map(|x| x.name.as_str())
-            .find(|n| *n == t.name),
-        TargetKind::ResourceTemplate => snapshot
-            .resource_templates
-            .iter()
-            .map(|x| x.name.as_str())
-            .find(|n| *n == t.name),
-        TargetKind::Server => None,
-    };
-    found.unwrap_or_default()
 }
 
 /// Naming and description quality.
@@ -714,7 +707,8 @@ fn description_quality(
     min_chars: usize,
 ) {
     let d = description.unwrap_or_default().trim();
-    let same_as_name = words(d).join("_") == words(name).join("_");
+    // Only a short description can merely repeat the name.
+    let same_as_name = d.len() <= name.len() + 8 && words(d).join("_") == words(name).join("_");
     let (severity, message) = if d.is_empty() {
         (
             default_severity(ids::QLT_DESCRIPTION),
