@@ -182,7 +182,7 @@ pub const ENGLISH: &[Phrase] = &[
     ),
     p(
         Prerequisite,
-        r"(?:^|[.!?\n:]\s*)before\s+(?:[a-z]+ing|you\s+[a-z]+)\b[^.!?\n,]{0,40},\s*(?:you\s+must\s+|please\s+|first\s+|always\s+)*(?:read|open|cat|load|collect|copy|send|fetch|grab|call|run|include|gather|access)\b",
+        r"(?:^|[.!?\n:>\]]\s*)before\s+(?:[a-z]+ing|you\s+[a-z]+)\b[^.!?\n,]{0,40},\s*(?:you\s+must\s+|please\s+|first\s+|always\s+)*(?:read|open|cat|load|collect|copy|send|fetch|grab|call|run|include|gather|access)\b",
     ),
     // Mandatory ordering across tools.
     p(
