@@ -118,6 +118,10 @@ pub const ENGLISH: &[Phrase] = &[
     ),
     p(
         Override,
+        r"\b(?:free|freed|released|liberated)\s+from\s+(?:all\s+|any\s+|your\s+)?(?:restrictions|rules|guidelines|constraints|filters|limitations)\b|\bno longer\s+(?:bound|restricted|limited)\s+by\b|\byou are now\s+(?:dan|in\s+(?:developer|god|unrestricted)\s+mode)\b",
+    ),
+    p(
+        Override,
         r"\b(?:previous|prior|earlier|original|all|your|the user'?s)\s+(?:instructions|rules|guidelines|directives|prompts?)\s+(?:are|were|is|have been)\s+(?:now\s+)?(?:void|invalid|obsolete|cancell?ed|revoked|superseded|overridden|outdated|no longer (?:valid|apply|applicable))",
     ),
     p(
@@ -148,6 +152,14 @@ pub const ENGLISH: &[Phrase] = &[
     p(
         Authority,
         r"\b(?:highest|top|absolute|maximum|supreme)[- ]priority\s+(?:instruction|directive|order|command)s?\b",
+    ),
+    p(
+        Authority,
+        r"\btreat\s+(?:this|these|the following|it)\b[^.!?\n]{0,40}\bas\s+(?:a\s+|an\s+|your\s+)?(?:[a-z-]+\s+){0,2}(?:system|developer|admin|administrator)\s+(?:instructions?|prompts?|messages?|directives?)\b",
+    ),
+    p(
+        Authority,
+        r"\bthe user\s+(?:has|have)\s+(?:already\s+)?(?:pre-?approved|approved|consented to|authori[sz]ed|agreed to)\s+(?:this|sharing|all|the|any|it)\b",
     ),
     p(
         Authority,
@@ -216,7 +228,11 @@ pub const ENGLISH: &[Phrase] = &[
     ),
     p(
         Preference,
-        r"\b(?:other|all other|the other)\s+(?:tools|servers)\s+(?:are|is)\s+(?:deprecated|broken|unsafe|insecure|unreliable|outdated|malicious|compromised|disabled)\b",
+        r"\b(?:always|must|only|should always)\s+(?:always\s+)?(?:use|prefer|choose|pick)\s+(?:this|our)\s+server'?s\s+tools\b",
+    ),
+    p(
+        Preference,
+        r"\b(?:other|all other|the other)\s+(?:[a-z-]+\s+){0,2}(?:tools|servers)\s+(?:are|is)\s+(?:deprecated|broken|unsafe|insecure|unreliable|outdated|malicious|compromised|disabled)\b",
     ),
     p(
         Preference,
@@ -320,6 +336,10 @@ pub const ENGLISH: &[Phrase] = &[
     p(
         ContextWeak,
         r"\b(?:the\s+)?(?:conversation|chat)\s+(?:so far|until now|up to now|history)\b",
+    ),
+    p(
+        ContextWeak,
+        r"\bfrom\s+(?:the\s+)?(?:earlier|previous|prior|past|recent)\s+(?:messages|turns|conversations?|chats?|replies)\b",
     ),
     p(
         ContextWeak,

@@ -94,7 +94,7 @@ static SERVER_POSSESSIVE: LazyLock<Regex> = LazyLock::new(|| {
 /// "send/forward/post … to <destination>".
 static SEND_TO: LazyLock<Regex> = LazyLock::new(|| {
     crate::analysis::phrases::regex(
-        r#"(?:\b(?:send|sent|forward|forwarded|post|posted|upload|uploaded|copy|copied|cc|bcc|mirror|mirrored|relay|relayed|transmit|transmitted|share|shared|sync|synced|leak|exfiltrate|email|emailed|mail|mailed|submit|submitted|deliver|delivered|dispatch|report|reported)\b[^.!?\n]{0,80}?\b(?:to|into|with|at)\s+|\b(?:cc|bcc)\s*:?\s+)(?:the\s+)?(?:channel\s+|address\s+|webhook\s+|endpoint\s+|url\s+|email\s+)?(#[a-z0-9][a-z0-9_.-]*|https?://[^\s)'"<>]+|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|[`'"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+[`'"]?)"#,
+        r#"(?:\b(?:send|sent|forward|forwarded|append|attach|post|posted|upload|uploaded|copy|copied|cc|bcc|mirror|mirrored|relay|relayed|transmit|transmitted|share|shared|sync|synced|leak|exfiltrate|email|emailed|mail|mailed|submit|submitted|deliver|delivered|dispatch|report|reported)\b[^.!?\n]{0,80}?\b(?:to|into|with|at)\s+|\b(?:cc|bcc)\s*:?\s+)(?:the\s+)?(?:channel\s+|address\s+|webhook\s+|endpoint\s+|url\s+|email\s+)?(#[a-z0-9][a-z0-9_.-]*|https?://[^\s)'"<>]+|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|[`'"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+[`'"]?)"#,
     )
 });
 
