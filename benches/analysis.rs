@@ -44,12 +44,31 @@ fn snapshot_of(tools: &[Tool], n: usize) -> Snapshot {
         .map(|i| {
             let mut t = tools[i % tools.len()].clone();
             t.name = format!("{}_{i}", t.name);
+            // Make every string distinct, so that the analysis cannot skip
+            // repeats and the figure is per byte of new text.
+            t.description = t.description.map(|d| format!("{d} (v{i})"));
+            for schema in [&mut t.input_schema, &mut t.output_schema]
+                .into_iter()
+                .flatten()
+            {
+                make_distinct(schema, i);
+            }
             t
         })
         .collect();
     Snapshot {
         tools,
         ..Snapshot::default()
+    }
+}
+
+/// Appends ` (v{i})` to every string inside a JSON value.
+fn make_distinct(v: &mut serde_json::Value, i: usize) {
+    match v {
+        serde_json::Value::String(s) => s.push_str(&format!(" (v{i})")),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|x| make_distinct(x, i)),
+        serde_json::Value::Object(map) => map.values_mut().for_each(|x| make_distinct(x, i)),
+        _ => {}
     }
 }
 

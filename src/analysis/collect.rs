@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::snapshot::{Snapshot, Target, TargetKind};
 
 /// What kind of string a field holds; rules pick the kinds they apply to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FieldKind {
     /// A capability's or argument's name.
     Name,

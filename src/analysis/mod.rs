@@ -59,7 +59,15 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
     let mut sink = rules::Sink::new(rules);
     let names = rules::Names::of(snapshot, &ctx.approved_tools);
     let fields = collect::collect(snapshot);
+    // Servers repeat strings ("Repository owner" in every tool): a string
+    // that yielded nothing once yields nothing again, since the text rules
+    // depend only on the string, its kind and the server-wide names.
+    let mut clean: std::collections::HashSet<(FieldKind, &str)> = std::collections::HashSet::new();
     for field in &fields {
+        if clean.contains(&(field.kind, field.text)) {
+            continue;
+        }
+        let reported = sink.reported();
         let prepared = Prepared::new(field.text);
         let hidden = prepared.hidden();
         rules::hidden::check(&mut sink, field, &prepared, &hidden);
@@ -88,6 +96,9 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
                     hidden: Some(h),
                 },
             );
+        }
+        if sink.reported() == reported {
+            clean.insert((field.kind, field.text));
         }
     }
     rules::names::impersonation(&mut sink, snapshot, ctx);

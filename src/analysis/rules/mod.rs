@@ -25,6 +25,7 @@ pub struct Sink<'c> {
     config: &'c RulesConfig,
     findings: Vec<Finding>,
     index: HashMap<(String, Target, String), usize>,
+    reports: usize,
 }
 
 impl<'c> Sink<'c> {
@@ -34,6 +35,7 @@ impl<'c> Sink<'c> {
             config,
             findings: Vec::new(),
             index: HashMap::new(),
+            reports: 0,
         }
     }
 
@@ -72,6 +74,7 @@ impl<'c> Sink<'c> {
         message: String,
         evidence: String,
     ) {
+        self.reports += 1;
         if !self.config.enabled(rule) {
             return;
         }
@@ -99,6 +102,12 @@ impl<'c> Sink<'c> {
     /// The configuration in force.
     pub fn config(&self) -> &'c RulesConfig {
         self.config
+    }
+
+    /// How many reports were made so far (including ones merged or
+    /// filtered), so a caller can tell whether a step reported anything.
+    pub fn reported(&self) -> usize {
+        self.reports
     }
 
     /// Every finding, in the order reported.
