@@ -46,6 +46,9 @@ pub struct Context {
 /// Shorter strings (enum values like `ok`) cannot hold a phrase worth reporting.
 const MIN_PROSE_BYTES: usize = 5;
 
+/// Longest string remembered as clean (see `analyze`).
+const MAX_CACHED_BYTES: usize = 160;
+
 /// Analyses a snapshot.
 pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Report {
     let server = snapshot
@@ -62,9 +65,11 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
     // Servers repeat strings ("Repository owner" in every tool): a string
     // that yielded nothing once yields nothing again, since the text rules
     // depend only on the string, its kind and the server-wide names.
+    // Only short strings repeat in practice; hashing long ones costs more than it saves.
     let mut clean: std::collections::HashSet<(FieldKind, &str)> = std::collections::HashSet::new();
     for field in &fields {
-        if clean.contains(&(field.kind, field.text)) {
+        let cacheable = field.text.len() <= MAX_CACHED_BYTES;
+        if cacheable && clean.contains(&(field.kind, field.text)) {
             continue;
         }
         let reported = sink.reported();
@@ -97,7 +102,7 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
                 },
             );
         }
-        if sink.reported() == reported {
+        if cacheable && sink.reported() == reported {
             clean.insert((field.kind, field.text));
         }
     }

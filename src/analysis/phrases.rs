@@ -618,7 +618,15 @@ fn required_literals(pattern: &str) -> Option<Vec<Vec<u8>>> {
     let best = [ExtractKind::Prefix, ExtractKind::Suffix]
         .into_iter()
         .filter_map(|kind| {
-            let seq = Extractor::new().kind(kind).extract(&hir);
+            // Short literal sets keep start-up cheap (this runs once per
+            // process for every phrase) and are selective enough.
+            let seq = Extractor::new()
+                .kind(kind)
+                .limit_class(4)
+                .limit_repeat(2)
+                .limit_literal_len(10)
+                .limit_total(64)
+                .extract(&hir);
             let lits: Vec<Vec<u8>> = seq
                 .literals()?
                 .iter()
