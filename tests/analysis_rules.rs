@@ -1149,6 +1149,10 @@ fn honest_descriptions_that_touch_secrets_and_conversations_stay_below_high() {
         "Get the ID token for the signed-in user, to pass to backend APIs that require authentication.",
         "Posts a comment to the pull request. Do not include secrets or tokens in comments.",
         "Upload a file to S3. The file is sent to the bucket configured by the administrator.",
+        "Export the conversation history of a Slack channel to a CSV file and upload it to the user's Google Drive.",
+        "Navigate to a URL in the browser. Always call browser_snapshot after navigating to see the page.",
+        "Create a new Notion page. You must share the parent page with the integration before using this tool.",
+        "Authenticate with the API. Pass the API key from your account settings; it is never logged or stored.",
     ] {
         let r = describe(d);
         assert!(no_high(&r), "{d}: {}", describe_findings(&r));

@@ -335,7 +335,7 @@ pub const ENGLISH: &[Phrase] = &[
     ),
     p(
         ContextWeak,
-        r"\b(?:the\s+)?(?:conversation|chat)\s+(?:so far|until now|up to now|history)\b",
+        r"\b(?:the\s+)?(?:conversation|chat)\s+(?:so far|until now|up to now)\b",
     ),
     p(
         ContextWeak,
