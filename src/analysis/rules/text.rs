@@ -395,7 +395,7 @@ fn sensitive_data(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
         .collect::<Vec<_>>();
     for (a, b) in locations {
         let sent = sentence(plain, a, b);
-        if m.any_in(Kind::Transfer, &sent) {
+        if m.any_in(Kind::Transfer, &sent) || passed_on_next(plain, &sent) {
             s.report(
                 sink,
                 ids::SEC_TRANSFER,
@@ -634,6 +634,27 @@ fn shadowing(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matche
         };
         s.report(sink, rule, severity, r.range, message);
     }
+}
+
+/// A transfer verb whose object is a pronoun carried over from the previous
+/// sentence ("provide it in …"); group 1 catches "pass it *a* host", where
+/// the pronoun is the recipient, not the thing passed.
+static CARRIED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::analysis::phrases::regex(
+        r"\b(?:pass|put|include|append|attach|send|forward|upload|paste|copy|insert|embed|provide|supply|submit|share|add|place|fill)\s+(?:it|them|its contents?|their contents?|this|that|these|those|the contents?)\b(\s+(?:a|an|the|some)\b)?|(?:把|将|將)(?:它|其内容|其內容|这些|這些)",
+    )
+});
+
+/// Whether the sentence after `sent` passes the secret on: "… needs your
+/// id_rsa. Provide it in the `key` field."
+fn passed_on_next(plain: &str, sent: &Range<usize>) -> bool {
+    if sent.end >= plain.len() {
+        return false;
+    }
+    let next = sentence(plain, sent.end, sent.end);
+    CARRIED
+        .captures_iter(&plain[next])
+        .any(|c| c.get(1).is_none())
 }
 
 /// Whether the sentence attaches an instruction to the *use* of the tool at
