@@ -1,15 +1,40 @@
 //! Capability analysis: rules over a Snapshot → Report (pure; no I/O).
+//!
+//! One pass collects every string a client could put before a model
+//! (`collect`), each is prepared once (`normalize`: NFKC, invisible
+//! characters stripped and recorded, hidden texts decoded), and the rules
+//! (`rules`) run over the prepared text and over every decoded hidden text.
+//! Phrase lists are data (`phrases`), one table per language. Whole-snapshot
+//! rules (names, schemas, bloat, protocol, annotations) run once.
+//!
+//! Severity is the risk to a client that loads these descriptions: `high` and
+//! `critical` only where text tries to steer the model, hide something or
+//! take data; quality and bloat findings stay at `medium` or below unless
+//! extreme.
 
+pub mod catalogue;
+pub mod collect;
+pub mod config;
 pub mod format;
+pub mod normalize;
+pub mod phrases;
 pub mod report;
+pub mod rules;
 
+pub use catalogue::{RuleInfo, catalogue};
+pub use config::{ExtraRule, RulesConfig, Thresholds};
 pub use report::{Category, Finding, Report, ReportServer, Severity, Summary};
 
-use std::path::Path;
-
 use crate::snapshot::Snapshot;
+use collect::FieldKind;
+use normalize::Prepared;
+use rules::text::Subject;
 
 /// What the analysis knows beyond the snapshot: already-approved servers.
+///
+/// Leave out the server being analysed itself (a rescan of an approved
+/// server): its own tools would otherwise conflict with themselves. Tools
+/// whose server name equals the snapshot's `serverInfo.name` are ignored.
 #[derive(Debug, Clone, Default)]
 pub struct Context {
     /// Tool names of approved servers, each with the name of the server that owns it.
@@ -18,42 +43,14 @@ pub struct Context {
     pub approved_servers: Vec<String>,
 }
 
-/// Analysis configuration: thresholds, severity overrides, disabled and extra rules (a TOML file).
-#[derive(Debug, Clone, Default)]
-pub struct RulesConfig {}
+/// Shorter strings (enum values like `ok`) cannot hold a phrase worth reporting.
+const MIN_PROSE_BYTES: usize = 5;
 
-impl RulesConfig {
-    /// Reads and validates a TOML rules file.
-    pub fn load(path: &Path) -> Result<RulesConfig, String> {
-        let _ = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-        Ok(RulesConfig::default())
-    }
-}
+/// Longest string remembered as clean (see `analyze`).
+const MAX_CACHED_BYTES: usize = 160;
 
-/// A rule of the catalogue.
-#[derive(Debug, Clone)]
-pub struct RuleInfo {
-    /// Stable id, e.g. `GH-INJ-001`.
-    pub id: &'static str,
-    /// Category of its findings.
-    pub category: Category,
-    /// Default severity.
-    pub severity: Severity,
-    /// One-line title.
-    pub title: &'static str,
-    /// Why the rule exists.
-    pub rationale: &'static str,
-    /// An example of text it flags.
-    pub example: &'static str,
-}
-
-/// Every rule, in id order.
-pub fn catalogue() -> &'static [RuleInfo] {
-    &[]
-}
-
-/// Analyses a snapshot. (Rules land with the analysis issue.)
-pub fn analyze(snapshot: &Snapshot, _ctx: &Context, _rules: &RulesConfig) -> Report {
+/// Analyses a snapshot.
+pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Report {
     let server = snapshot
         .server_info
         .as_ref()
@@ -62,5 +59,102 @@ pub fn analyze(snapshot: &Snapshot, _ctx: &Context, _rules: &RulesConfig) -> Rep
             version: i.version.clone(),
         })
         .unwrap_or_default();
-    Report::new(server, Vec::new())
+    let mut sink = rules::Sink::new(rules);
+    let names = rules::Names::of(snapshot, &ctx.approved_tools);
+    let fields = collect::collect(snapshot);
+    // Servers repeat strings ("Repository owner" in every tool): a string
+    // that yielded nothing once yields nothing again, since the text rules
+    // depend only on the string, its kind and the server-wide names.
+    // Only short strings repeat in practice; hashing long ones costs more than it saves.
+    let mut clean: std::collections::HashSet<(FieldKind, &str)> = std::collections::HashSet::new();
+    for field in &fields {
+        let cacheable = field.text.len() <= MAX_CACHED_BYTES;
+        if cacheable && clean.contains(&(field.kind, field.text)) {
+            continue;
+        }
+        let reported = sink.reported();
+        let prepared = Prepared::new(field.text);
+        let hidden = prepared.hidden();
+        rules::hidden::check(&mut sink, field, &prepared, &hidden);
+        // Names, property names and URIs are identifiers, not prose: the
+        // phrase rules need sentences, and the hidden-content and name rules
+        // cover identifiers. Everything else is read as text.
+        if field.kind == FieldKind::Prose && prepared.plain.len() >= MIN_PROSE_BYTES {
+            rules::text::check(
+                &mut sink,
+                &names,
+                &Subject {
+                    field,
+                    text: &prepared,
+                    hidden: None,
+                },
+            );
+        }
+        for h in &hidden {
+            let decoded = Prepared::new(&h.text);
+            rules::text::check(
+                &mut sink,
+                &names,
+                &Subject {
+                    field,
+                    text: &decoded,
+                    hidden: Some(h),
+                },
+            );
+        }
+        if cacheable && sink.reported() == reported {
+            clean.insert((field.kind, field.text));
+        }
+    }
+    rules::names::impersonation(&mut sink, snapshot, ctx);
+    rules::names::duplicates(&mut sink, snapshot);
+    rules::names::quality(&mut sink, snapshot);
+    rules::schema::check(&mut sink, snapshot);
+    rules::bloat::check(&mut sink, snapshot, &fields);
+    rules::protocol::check(&mut sink, snapshot);
+    rules::annotations::check(&mut sink, snapshot);
+    Report::new(server, escalate(sink.into_findings(), rules))
+}
+
+/// Categories whose high findings mean text is working against the user.
+const HOSTILE: [Category; 5] = [
+    Category::Injection,
+    Category::Concealment,
+    Category::Exfiltration,
+    Category::SensitiveData,
+    Category::Shadowing,
+];
+
+/// Raises high findings to critical where one field combines two or more
+/// hostile categories (e.g. an instruction to read a key *and* to hide it):
+/// one signal can be a clumsy description, two together are an attack.
+/// Findings whose severity the configuration overrides are left alone.
+fn escalate(mut findings: Vec<Finding>, rules: &RulesConfig) -> Vec<Finding> {
+    use std::collections::{HashMap, HashSet};
+    let mut per_field: HashMap<(&crate::snapshot::Target, &str), HashSet<Category>> =
+        HashMap::new();
+    for f in &findings {
+        if f.severity == Severity::High && HOSTILE.contains(&f.category) {
+            per_field
+                .entry((&f.target, f.field.as_str()))
+                .or_default()
+                .insert(f.category);
+        }
+    }
+    let hot: HashSet<(crate::snapshot::Target, String)> = per_field
+        .into_iter()
+        .filter(|(_, cats)| cats.len() >= 2)
+        .map(|((t, field), _)| (t.clone(), field.to_string()))
+        .collect();
+    for f in &mut findings {
+        let key = (f.target.clone(), f.field.clone());
+        if f.severity == Severity::High
+            && HOSTILE.contains(&f.category)
+            && !rules.severity.contains_key(&f.rule)
+            && hot.contains(&key)
+        {
+            f.severity = Severity::Critical;
+        }
+    }
+    findings
 }

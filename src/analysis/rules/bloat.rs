@@ -1,0 +1,237 @@
+//! Bloat rules: too many tools, too much description text, near-duplicate
+//! tools. Every tool and every word costs the user context on every turn and
+//! makes tool choice worse; duplicates are both.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use super::{Sink, default_severity};
+use crate::analysis::catalogue::ids;
+use crate::analysis::collect::{FieldKind, TextField};
+use crate::analysis::normalize::visible;
+use crate::analysis::report::Severity;
+use crate::analysis::rules::names::words;
+use crate::snapshot::{Snapshot, Target, TargetKind};
+
+/// Verb synonyms folded together when comparing tool names. Data: extend freely.
+const SYNONYMS: &[(&str, &str)] = &[
+    ("fetch", "get"),
+    ("read", "get"),
+    ("retrieve", "get"),
+    ("lookup", "get"),
+    ("look", "get"),
+    ("obtain", "get"),
+    ("load", "get"),
+    ("show", "get"),
+    ("find", "search"),
+    ("query", "search"),
+    ("enumerate", "list"),
+    ("add", "create"),
+    ("new", "create"),
+    ("insert", "create"),
+    ("make", "create"),
+    ("edit", "update"),
+    ("modify", "update"),
+    ("patch", "update"),
+    ("change", "update"),
+    ("remove", "delete"),
+    ("destroy", "delete"),
+    ("erase", "delete"),
+    ("post", "send"),
+    ("submit", "send"),
+];
+
+/// Above this many tools, only tools with the same folded name are compared
+/// (the pairwise comparison is quadratic).
+const PAIRWISE_LIMIT: usize = 1000;
+
+/// Estimated tokens of a text: about four ASCII bytes a token, one token per other character.
+pub fn estimate_tokens(s: &str) -> usize {
+    let (mut ascii, mut other) = (0usize, 0usize);
+    for c in s.chars() {
+        if c.is_ascii() {
+            ascii += 1;
+        } else {
+            other += 1;
+        }
+    }
+    ascii.div_ceil(4) + other
+}
+
+/// Checks counts, text size and near-duplicates.
+pub fn check(sink: &mut Sink<'_>, snapshot: &Snapshot, fields: &[TextField<'_>]) {
+    let th = sink.config().thresholds.clone();
+    let n = snapshot.tools.len();
+    let server = Target::server();
+    if n > th.tool_count_high {
+        sink.add(
+            ids::BLT_COUNT,
+            Severity::High,
+            &server,
+            "tools",
+            format!("{n} tools (more than {})", th.tool_count_high),
+            format!("{n} tools"),
+        );
+    } else if n > th.tool_count_medium {
+        sink.add(
+            ids::BLT_COUNT,
+            default_severity(ids::BLT_COUNT),
+            &server,
+            "tools",
+            format!("{n} tools (more than {})", th.tool_count_medium),
+            format!("{n} tools"),
+        );
+    }
+    let tokens: usize = fields
+        .iter()
+        .filter(|f| f.kind != FieldKind::Uri)
+        .map(|f| estimate_tokens(f.text))
+        .sum();
+    if tokens > th.description_tokens_high {
+        sink.add(
+            ids::BLT_TOKENS,
+            Severity::High,
+            &server,
+            "tools",
+            format!(
+                "About {tokens} tokens of capability text (more than {})",
+                th.description_tokens_high
+            ),
+            format!("≈{tokens} tokens"),
+        );
+    } else if tokens > th.description_tokens_medium {
+        sink.add(
+            ids::BLT_TOKENS,
+            default_severity(ids::BLT_TOKENS),
+            &server,
+            "tools",
+            format!(
+                "About {tokens} tokens of capability text (more than {})",
+                th.description_tokens_medium
+            ),
+            format!("≈{tokens} tokens"),
+        );
+    }
+    near_duplicates(sink, snapshot, th.duplicate_similarity);
+}
+
+/// A tool's name folded to a set of words with synonyms merged and plurals dropped.
+fn folded_name(name: &str) -> BTreeSet<String> {
+    words(name)
+        .into_iter()
+        .map(|w| {
+            let w = SYNONYMS
+                .iter()
+                .find(|(from, _)| *from == w)
+                .map_or(w.clone(), |(_, to)| (*to).to_string());
+            if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
+                w[..w.len() - 1].to_string()
+            } else {
+                w
+            }
+        })
+        .collect()
+}
+
+/// A description as a set of lower-case words.
+/// A description as a set of lower-case words, each kept as a 64-bit hash
+/// (no allocation per word; a collision only makes two words count as one).
+fn word_set(s: &str) -> HashSet<u64> {
+    use std::hash::{Hash, Hasher};
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            for c in w.chars().flat_map(char::to_lowercase) {
+                c.hash(&mut h);
+            }
+            h.finish()
+        })
+        .collect()
+}
+
+fn jaccard(a: &HashSet<u64>, b: &HashSet<u64>) -> f64 {
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let inter = a.intersection(b).count() as f64;
+    inter / a.union(b).count() as f64
+}
+
+fn near_duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot, threshold: f64) {
+    let tools = &snapshot.tools;
+    let names: Vec<BTreeSet<String>> = tools.iter().map(|t| folded_name(&t.name)).collect();
+    let descs: Vec<HashSet<u64>> = tools
+        .iter()
+        .map(|t| word_set(t.description.as_deref().unwrap_or_default()))
+        .collect();
+    let mut candidates: Vec<(usize, usize)> = Vec::new();
+    if tools.len() <= PAIRWISE_LIMIT {
+        for i in 0..tools.len() {
+            for j in i + 1..tools.len() {
+                candidates.push((i, j));
+            }
+        }
+    } else {
+        let mut by_name: HashMap<&BTreeSet<String>, Vec<usize>> = HashMap::new();
+        for (i, n) in names.iter().enumerate() {
+            by_name.entry(n).or_default().push(i);
+        }
+        for group in by_name.values() {
+            for (a, &i) in group.iter().enumerate() {
+                candidates.extend(group[a + 1..].iter().map(|&j| (i, j)));
+            }
+        }
+    }
+    let lower: Vec<String> = tools.iter().map(|t| t.name.to_lowercase()).collect();
+    let mut reported: HashSet<usize> = HashSet::new();
+    for (i, j) in candidates {
+        if reported.contains(&j) || tools[i].name == tools[j].name {
+            continue;
+        }
+        // Cheapest tests first: most pairs differ in name and in description size.
+        let same_name = !names[i].is_empty() && names[i] == names[j];
+        let (a, b) = (descs[i].len(), descs[j].len());
+        // A Jaccard index of 0.9 needs the smaller set to be at least 0.9 of the larger.
+        let sizes_close = a >= 3 && b >= 3 && a.min(b) * 10 >= a.max(b) * 9;
+        let close_name = !same_name
+            && sizes_close
+            && strsim::normalized_levenshtein(&lower[i], &lower[j]) >= 0.7;
+        if !same_name && !close_name {
+            continue;
+        }
+        let similarity = jaccard(&descs[i], &descs[j]);
+        if (same_name && similarity >= threshold) || (close_name && similarity >= 0.9) {
+            reported.insert(j);
+            let t = Target::new(TargetKind::Tool, &tools[j].name);
+            sink.add(
+                ids::BLT_DUPLICATES,
+                default_severity(ids::BLT_DUPLICATES),
+                &t,
+                "name",
+                format!(
+                    "Near-duplicate of {} (description similarity {:.0}%)",
+                    visible(&tools[i].name),
+                    similarity * 100.0
+                ),
+                format!("{} ≈ {}", visible(&tools[j].name), visible(&tools[i].name)),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn synonyms_and_word_order_fold_to_one_name() {
+        assert_eq!(folded_name("fetch_user"), folded_name("user_get"));
+        assert_ne!(folded_name("get_issue"), folded_name("list_issues"));
+    }
+
+    #[test]
+    fn token_estimate_counts_cjk_per_character() {
+        assert_eq!(estimate_tokens("abcdefgh"), 2);
+        assert_eq!(estimate_tokens("天气"), 2);
+    }
+}

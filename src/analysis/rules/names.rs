@@ -1,0 +1,763 @@
+//! Name rules: impersonation (TR39 confusables, mixed scripts, typo-squats
+//! of approved tools), conflicts with approved servers, duplicate names,
+//! and naming and description quality.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::LazyLock;
+
+use regex::Regex;
+use unicode_security::{MixedScript, skeleton};
+
+use super::{Sink, default_severity};
+use crate::analysis::Context;
+use crate::analysis::catalogue::ids;
+use crate::analysis::normalize::{evidence_window, visible};
+use crate::analysis::report::Severity;
+use crate::snapshot::{Snapshot, Target, TargetKind};
+
+/// Verbs a tool name may start (or, in `resource_verb` style, end) with.
+/// Data, not code: extend freely.
+pub const VERBS: &[&str] = &[
+    "get",
+    "list",
+    "create",
+    "update",
+    "delete",
+    "remove",
+    "add",
+    "set",
+    "search",
+    "find",
+    "fetch",
+    "read",
+    "write",
+    "run",
+    "execute",
+    "send",
+    "post",
+    "put",
+    "patch",
+    "query",
+    "lookup",
+    "resolve",
+    "validate",
+    "check",
+    "convert",
+    "translate",
+    "summarise",
+    "summarize",
+    "generate",
+    "render",
+    "format",
+    "parse",
+    "compute",
+    "calculate",
+    "analyze",
+    "analyse",
+    "describe",
+    "explain",
+    "open",
+    "close",
+    "start",
+    "stop",
+    "restart",
+    "cancel",
+    "merge",
+    "fork",
+    "push",
+    "pull",
+    "clone",
+    "commit",
+    "sync",
+    "upload",
+    "download",
+    "import",
+    "export",
+    "move",
+    "copy",
+    "rename",
+    "archive",
+    "restore",
+    "approve",
+    "reject",
+    "assign",
+    "unassign",
+    "invite",
+    "subscribe",
+    "unsubscribe",
+    "enable",
+    "disable",
+    "install",
+    "uninstall",
+    "deploy",
+    "build",
+    "test",
+    "lint",
+    "scan",
+    "watch",
+    "tail",
+    "show",
+    "view",
+    "edit",
+    "modify",
+    "manage",
+    "schedule",
+    "notify",
+    "publish",
+    "unpublish",
+    "share",
+    "sign",
+    "verify",
+    "encrypt",
+    "decrypt",
+    "hash",
+    "encode",
+    "decode",
+    "compress",
+    "extract",
+    "index",
+    "store",
+    "save",
+    "load",
+    "navigate",
+    "click",
+    "type",
+    "press",
+    "take",
+    "evaluate",
+    "wait",
+    "select",
+    "hover",
+    "fill",
+    "drag",
+    "resize",
+    "mark",
+    "star",
+    "unstar",
+    "lock",
+    "unlock",
+    "pin",
+    "unpin",
+    "transfer",
+    "request",
+    "reply",
+    "comment",
+    "react",
+    "dismiss",
+    "rerun",
+    "trigger",
+    "retry",
+    "ping",
+    "echo",
+    "roll",
+    "wrap",
+    "trim",
+    "split",
+    "join",
+    "sort",
+    "filter",
+    "count",
+    "compare",
+    "diff",
+    "apply",
+    "review",
+    "label",
+    "tag",
+    "link",
+    "unlink",
+    "attach",
+    "detach",
+    "reprioritize",
+    "browse",
+    "capture",
+    "close",
+    "complete",
+    "configure",
+    "connect",
+    "disconnect",
+    "draft",
+    "estimate",
+    "forecast",
+    "log",
+    "map",
+    "measure",
+    "monitor",
+    "observe",
+    "plan",
+    "predict",
+    "print",
+    "publish",
+    "record",
+    "refresh",
+    "register",
+    "rank",
+    "recommend",
+    "reset",
+    "scrape",
+    "crawl",
+    "shorten",
+    "sample",
+    "snapshot",
+    "submit",
+    "suggest",
+    "tokenize",
+    "track",
+    "transcribe",
+    "upsert",
+    "use",
+    "visit",
+    "insert",
+    "drop",
+    "truncate",
+    "kill",
+    "terminate",
+    "revoke",
+    "purge",
+    "wipe",
+    "overwrite",
+    "destroy",
+    "erase",
+    "clear",
+    "inspect",
+    "ask",
+    "chat",
+    "complete",
+    "embed",
+    "score",
+    "classify",
+    "detect",
+    "recognize",
+    "ocr",
+    "speak",
+    "play",
+    "pause",
+    "resume",
+    "seek",
+    "skip",
+    "like",
+    "follow",
+    "unfollow",
+    "block",
+    "unblock",
+    "mute",
+    "unmute",
+];
+
+/// Names that explain nothing (compared after removing a trailing number).
+pub const GENERIC_NAMES: &[&str] = &[
+    "process",
+    "handle",
+    "handler",
+    "do",
+    "do_it",
+    "doit",
+    "do_stuff",
+    "run",
+    "execute",
+    "exec",
+    "tool",
+    "action",
+    "func",
+    "function",
+    "helper",
+    "util",
+    "utils",
+    "misc",
+    "test",
+    "foo",
+    "bar",
+    "baz",
+    "main",
+    "call",
+    "invoke",
+    "perform",
+    "task",
+    "job",
+    "op",
+    "operation",
+    "command",
+    "cmd",
+    "go",
+    "api",
+    "thing",
+    "stuff",
+    "tool_call",
+    "method",
+];
+
+/// Descriptions that say nothing.
+static VAGUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(?:(?:this\s+)?(?:tool|function)\s+)?(?:does|do|handles?|processes|process|runs?|performs?|executes?|a)\s+(?:stuff|things|it|something|anything|the (?:thing|action|task|request|job)|an? (?:action|task|thing|operation))\s*[.!]?\s*$|^\s*(?:todo|tbd|n/?a|none|description|tool|test)\s*[.!]?\s*$")
+        .expect("valid regex")
+});
+
+/// The MCP tool-name character set.
+static NAME_CHARSET: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_.-]{1,128}$").expect("valid regex"));
+
+/// Splits a name into lower-case words (snake, kebab, dotted, camelCase).
+pub fn words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c == '_' || c == '-' || c == '.' || c == ' ' || c == '/' {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Naming style of one name, when it has one.
+fn style(name: &str) -> Option<&'static str> {
+    let has_upper = name.chars().any(char::is_uppercase);
+    let has_lower = name.chars().any(char::is_lowercase);
+    if name.contains('_') {
+        Some(if has_upper && has_lower {
+            "mixed snake"
+        } else {
+            "snake_case"
+        })
+    } else if name.contains('-') {
+        Some("kebab-case")
+    } else if has_upper && has_lower {
+        Some(if name.starts_with(char::is_uppercase) {
+            "PascalCase"
+        } else {
+            "camelCase"
+        })
+    } else {
+        None
+    }
+}
+
+/// Every capability name with its target, in snapshot order.
+fn capability_names(snapshot: &Snapshot) -> Vec<Target> {
+    let mut out = Vec::new();
+    out.extend(
+        snapshot
+            .tools
+            .iter()
+            .map(|t| Target::new(TargetKind::Tool, &t.name)),
+    );
+    out.extend(
+        snapshot
+            .prompts
+            .iter()
+            .map(|p| Target::new(TargetKind::Prompt, &p.name)),
+    );
+    out.extend(
+        snapshot
+            .resources
+            .iter()
+            .map(|r| Target::new(TargetKind::Resource, &r.name)),
+    );
+    out.extend(
+        snapshot
+            .resource_templates
+            .iter()
+            .map(|r| Target::new(TargetKind::ResourceTemplate, &r.name)),
+    );
+    out
+}
+
+fn skeleton_of(s: &str) -> String {
+    skeleton(s).collect::<String>().to_lowercase()
+}
+
+/// Impersonation and conflict rules.
+pub fn impersonation(sink: &mut Sink<'_>, snapshot: &Snapshot, ctx: &Context) {
+    let own_server = snapshot
+        .server_info
+        .as_ref()
+        .map(|i| i.name.as_str())
+        .unwrap_or_default();
+    // Tools of the server itself are not conflicts when this is a rescan of an approved server.
+    let approved: Vec<&(String, String)> = ctx
+        .approved_tools
+        .iter()
+        .filter(|(_, s)| s != own_server)
+        .collect();
+    let targets = capability_names(snapshot);
+    let mut skeletons: HashMap<String, Vec<&str>> = HashMap::new();
+    for t in &targets {
+        skeletons
+            .entry(skeleton_of(&t.name))
+            .or_default()
+            .push(&t.name);
+    }
+    for t in &targets {
+        let name = t.name.as_str();
+        if !name.is_ascii() {
+            let sk = skeleton_of(name);
+            if sk.is_ascii() && sk != name.to_lowercase() {
+                sink.add(
+                    ids::IMP_CONFUSABLE,
+                    Severity::High,
+                    t,
+                    "name",
+                    format!(
+                        "Name is made of look-alike characters: it reads as {:?}",
+                        as_latin(name)
+                    ),
+                    visible_codepoints(name),
+                );
+            } else if !name.is_single_script() {
+                sink.add(
+                    ids::IMP_CONFUSABLE,
+                    Severity::High,
+                    t,
+                    "name",
+                    "Name mixes scripts (e.g. Latin with Cyrillic)".into(),
+                    visible_codepoints(name),
+                );
+            }
+        }
+        if let Some(others) = skeletons.get(&skeleton_of(name)) {
+            if let Some(other) = others.iter().find(|o| **o != name) {
+                sink.add(
+                    ids::IMP_CONFUSABLE,
+                    Severity::High,
+                    t,
+                    "name",
+                    format!(
+                        "Name is confusable with another capability of this server, {}",
+                        visible(other)
+                    ),
+                    visible_codepoints(name),
+                );
+            }
+        }
+        if t.kind != TargetKind::Tool {
+            continue;
+        }
+        for (tool, server) in &approved {
+            if tool == name {
+                sink.add(
+                    ids::CFL_TOOL,
+                    default_severity(ids::CFL_TOOL),
+                    t,
+                    "name",
+                    format!(
+                        "Tool name is also a tool of the approved server {}",
+                        visible(server)
+                    ),
+                    visible(name),
+                );
+            } else if skeleton_of(tool) == skeleton_of(name) {
+                sink.add(
+                    ids::IMP_CONFUSABLE,
+                    Severity::High,
+                    t,
+                    "name",
+                    format!(
+                        "Name looks like {} of the approved server {}",
+                        visible(tool),
+                        visible(server)
+                    ),
+                    visible_codepoints(name),
+                );
+            } else if name.chars().count() >= 5
+                && strsim::levenshtein(&tool.to_lowercase(), &name.to_lowercase()) == 1
+            {
+                sink.add(
+                    ids::IMP_NEAR,
+                    default_severity(ids::IMP_NEAR),
+                    t,
+                    "name",
+                    format!(
+                        "Name is one edit away from {} of the approved server {}",
+                        visible(tool),
+                        visible(server)
+                    ),
+                    visible(name),
+                );
+            }
+        }
+    }
+    if !own_server.is_empty() {
+        let server = Target::server();
+        for other in ctx
+            .approved_servers
+            .iter()
+            .filter(|s| s.as_str() != own_server)
+        {
+            if skeleton_of(other) == skeleton_of(own_server) {
+                sink.add(
+                    ids::IMP_CONFUSABLE,
+                    Severity::High,
+                    &server,
+                    "serverInfo.name",
+                    format!(
+                        "Server name looks like the approved server {}",
+                        visible(other)
+                    ),
+                    visible_codepoints(own_server),
+                );
+            } else if own_server.chars().count() >= 5 && strsim::levenshtein(other, own_server) == 1
+            {
+                sink.add(
+                    ids::IMP_NEAR,
+                    default_severity(ids::IMP_NEAR),
+                    &server,
+                    "serverInfo.name",
+                    format!(
+                        "Server name is one edit away from the approved server {}",
+                        visible(other)
+                    ),
+                    visible(own_server),
+                );
+            }
+        }
+        if !own_server.is_ascii()
+            && skeleton_of(own_server).is_ascii()
+            && skeleton_of(own_server) != own_server.to_lowercase()
+        {
+            sink.add(
+                ids::IMP_CONFUSABLE,
+                Severity::High,
+                &server,
+                "serverInfo.name",
+                "Server name is made of look-alike characters".into(),
+                visible_codepoints(own_server),
+            );
+        }
+    }
+}
+
+/// The name with each non-ASCII character replaced by its TR39 prototype
+/// (`sеnd` → `send`), i.e. what a reader believes they see.
+fn as_latin(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii() {
+                c.to_string()
+            } else {
+                skeleton(c.encode_utf8(&mut [0; 4])).collect()
+            }
+        })
+        .collect()
+}
+
+/// A name with every non-ASCII character spelled out, so a reviewer sees the impostor.
+fn visible_codepoints(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars().take(200) {
+        if c.is_ascii() {
+            out.push_str(&visible(&c.to_string()));
+        } else {
+            out.push_str(&format!("{c}<U+{:04X}>", c as u32));
+        }
+    }
+    out
+}
+
+/// Duplicate names within one list.
+pub fn duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot) {
+    let mut seen: HashMap<(TargetKind, &str), usize> = HashMap::new();
+    let all = snapshot
+        .tools
+        .iter()
+        .map(|x| (TargetKind::Tool, x.name.as_str()))
+        .chain(
+            snapshot
+                .prompts
+                .iter()
+                .map(|x| (TargetKind::Prompt, x.name.as_str())),
+        )
+        .chain(
+            snapshot
+                .resources
+                .iter()
+                .map(|x| (TargetKind::Resource, x.name.as_str())),
+        )
+        .chain(
+            snapshot
+                .resource_templates
+                .iter()
+                .map(|x| (TargetKind::ResourceTemplate, x.name.as_str())),
+        );
+    for key in all {
+        *seen.entry(key).or_default() += 1;
+    }
+    for ((kind, name), n) in seen {
+        if n > 1 {
+            sink.add(
+                ids::PRO_DUPLICATE,
+                default_severity(ids::PRO_DUPLICATE),
+                &Target::new(kind, name),
+                "name",
+                format!("{n} capabilities of this kind share the name"),
+                visible(name),
+            );
+        }
+    }
+}
+
+/// Naming and description quality.
+pub fn quality(sink: &mut Sink<'_>, snapshot: &Snapshot) {
+    let min_chars = sink.config().thresholds.description_min_chars;
+    let mut styles: BTreeSet<&'static str> = BTreeSet::new();
+    for tool in &snapshot.tools {
+        let t = Target::new(TargetKind::Tool, &tool.name);
+        let name = tool.name.as_str();
+        if !NAME_CHARSET.is_match(name) {
+            sink.add(
+                ids::QLT_NAME_CHARSET,
+                default_severity(ids::QLT_NAME_CHARSET),
+                &t,
+                "name",
+                "Tool name is outside [A-Za-z0-9_.-]{1,128}".into(),
+                evidence_window(name, 0..name.len()),
+            );
+        }
+        styles.extend(style(name));
+        let w = words(name);
+        let stem = name
+            .trim_end_matches(|c: char| c.is_ascii_digit())
+            .trim_end_matches(['_', '-'])
+            .to_lowercase();
+        if GENERIC_NAMES.contains(&stem.as_str()) {
+            sink.add(
+                ids::QLT_GENERIC,
+                default_severity(ids::QLT_GENERIC),
+                &t,
+                "name",
+                "Generic name that does not say what the tool does".into(),
+                visible(name),
+            );
+        } else if !w.iter().any(|x| VERBS.contains(&x.as_str())) {
+            sink.add(
+                ids::QLT_VERB_NOUN,
+                default_severity(ids::QLT_VERB_NOUN),
+                &t,
+                "name",
+                "Name has no verb; verb_noun names say what a tool does".into(),
+                visible(name),
+            );
+        }
+        description_quality(sink, &t, name, tool.description.as_deref(), min_chars);
+        if let Some(props) = tool
+            .input_schema
+            .as_ref()
+            .and_then(|s| s.get("properties"))
+            .and_then(|p| p.as_object())
+        {
+            let missing: Vec<&str> = props
+                .iter()
+                .filter(|(_, v)| {
+                    v.get("description")
+                        .and_then(|d| d.as_str())
+                        .is_none_or(|d| d.trim().is_empty())
+                })
+                .map(|(k, _)| k.as_str())
+                .collect();
+            if !missing.is_empty() {
+                let list = missing
+                    .iter()
+                    .take(10)
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                sink.add(
+                    ids::QLT_PARAM_DESCRIPTION,
+                    default_severity(ids::QLT_PARAM_DESCRIPTION),
+                    &t,
+                    "inputSchema.properties",
+                    format!("{} parameters without a description", missing.len()),
+                    visible(&list),
+                );
+            }
+        }
+    }
+    for p in &snapshot.prompts {
+        let t = Target::new(TargetKind::Prompt, &p.name);
+        description_quality(sink, &t, &p.name, p.description.as_deref(), min_chars);
+    }
+    if styles.len() > 1 {
+        let list = styles.into_iter().collect::<Vec<_>>().join(", ");
+        sink.add(
+            ids::QLT_MIXED_STYLE,
+            default_severity(ids::QLT_MIXED_STYLE),
+            &Target::server(),
+            "tools",
+            format!("Tool names mix naming styles: {list}"),
+            list.clone(),
+        );
+    }
+}
+
+fn description_quality(
+    sink: &mut Sink<'_>,
+    t: &Target,
+    name: &str,
+    description: Option<&str>,
+    min_chars: usize,
+) {
+    let d = description.unwrap_or_default().trim();
+    // Only a short description can merely repeat the name.
+    let same_as_name = d.len() <= name.len() + 8 && words(d).join("_") == words(name).join("_");
+    let (severity, message) = if d.is_empty() {
+        (
+            default_severity(ids::QLT_DESCRIPTION),
+            "Missing description",
+        )
+    } else if VAGUE.is_match(d) || same_as_name {
+        (
+            default_severity(ids::QLT_DESCRIPTION),
+            "Vague description that repeats the name or says nothing",
+        )
+    } else if d.chars().count() < min_chars {
+        (
+            default_severity(ids::QLT_DESCRIPTION),
+            "Description too short to guide a model",
+        )
+    } else {
+        return;
+    };
+    sink.add(
+        ids::QLT_DESCRIPTION,
+        severity,
+        t,
+        "description",
+        message.into(),
+        visible(d),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_split_every_naming_style() {
+        assert_eq!(words("getUserName"), ["get", "user", "name"]);
+        assert_eq!(words("list-files_v2"), ["list", "files", "v2"]);
+    }
+
+    #[test]
+    fn styles_are_told_apart() {
+        assert_eq!(style("list_files"), Some("snake_case"));
+        assert_eq!(style("listFiles"), Some("camelCase"));
+        assert_eq!(style("list-files"), Some("kebab-case"));
+        assert_eq!(style("search"), None);
+    }
+
+    #[test]
+    fn a_cyrillic_letter_has_a_latin_skeleton() {
+        assert_eq!(as_latin("s\u{0435}nd_email"), "send_email");
+        assert_eq!(skeleton_of("s\u{0435}nd_email"), skeleton_of("send_email"));
+    }
+}
