@@ -12,9 +12,9 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use gatehouse::analysis::{Category, Finding, Report, ReportServer, Severity};
 use gatehouse::discovery::NetPolicy;
+use gatehouse::http::AppState;
 use gatehouse::http::ui::admin::{QueueQuery, render_queue, render_review};
 use gatehouse::http::ui::session::PageCtx;
-use gatehouse::http::AppState;
 use gatehouse::registry::lifecycle::Status;
 use gatehouse::review::{self, ApproveRequest, Decision};
 use gatehouse::snapshot::{Snapshot, Target, TargetKind, Tool};
@@ -180,7 +180,13 @@ fn bench(c: &mut Criterion) {
             .unwrap();
         scanned(&db, &publisher, "com.bench/catalogue", "1.0.0", 1).await;
         let keys = std::env::temp_dir().join(format!("gatehouse-ui-bench-{}", std::process::id()));
-        let state = AppState::new(db.clone(), NetPolicy::from_config(Some("1")).unwrap(), "http://bench", &keys).unwrap();
+        let state = AppState::new(
+            db.clone(),
+            NetPolicy::from_config(Some("1")).unwrap(),
+            "http://bench",
+            &keys,
+        )
+        .unwrap();
         review::act(
             &db,
             &state.allowlists,

@@ -90,7 +90,12 @@ pub struct Config {
     pub workers: usize,
 
     /// Seconds a scan job stays claimed without a heartbeat; a dead worker's job is retried after this.
-    #[arg(long, env = "GATEHOUSE_JOB_LEASE_SECS", default_value_t = 120, global = true)]
+    #[arg(
+        long,
+        env = "GATEHOUSE_JOB_LEASE_SECS",
+        default_value_t = 120,
+        global = true
+    )]
     pub job_lease_secs: u64,
 
     /// TOML rules file for the analysis (thresholds, overrides, extra rules).

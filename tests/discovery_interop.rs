@@ -152,6 +152,22 @@ fn assert_same_listing(snapshot: &Snapshot, reference: &Value) {
     }
     let errors = &snapshot.crawl.as_ref().unwrap().errors;
     assert!(errors.is_empty(), "{errors:?}");
+    assert_honest(snapshot);
+}
+
+/// An honest server from the official SDKs draws no high or critical finding.
+fn assert_honest(snapshot: &Snapshot) {
+    let report = gatehouse::analysis::analyze(
+        snapshot,
+        &gatehouse::analysis::Context::default(),
+        &gatehouse::analysis::RulesConfig::default(),
+    );
+    let loud: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.severity >= gatehouse::analysis::Severity::High)
+        .collect();
+    assert!(loud.is_empty(), "an honest server was flagged: {loud:#?}");
 }
 
 #[tokio::test]

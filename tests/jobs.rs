@@ -25,7 +25,11 @@ struct SlowServer {
     lists_started: Arc<AtomicUsize>,
 }
 
-async fn handle(State(s): State<SlowServer>, _headers: HeaderMap, Json(req): Json<Value>) -> Response {
+async fn handle(
+    State(s): State<SlowServer>,
+    _headers: HeaderMap,
+    Json(req): Json<Value>,
+) -> Response {
     let id = req.get("id").cloned();
     let result = match req["method"].as_str().unwrap_or_default() {
         "initialize" => json!({
@@ -45,7 +49,9 @@ async fn handle(State(s): State<SlowServer>, _headers: HeaderMap, Json(req): Jso
 }
 
 async fn spawn_slow_server(server: SlowServer) -> String {
-    let app = axum::Router::new().route("/mcp", post(handle).delete(|| async { StatusCode::OK })).with_state(server);
+    let app = axum::Router::new()
+        .route("/mcp", post(handle).delete(|| async { StatusCode::OK }))
+        .with_state(server);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await });
@@ -62,12 +68,20 @@ async fn a_job_whose_worker_was_killed_is_claimed_again_and_scanned_once() {
     let database_url = format!("sqlite://{}", dir.path().join("gatehouse.db").display());
     let db = Db::connect(&database_url).await.unwrap();
     let (_, publisher_id) =
-        gatehouse::cli::admin::create_publisher(&db, "acme", &["com.example".into()], "test").await.unwrap();
-    let publisher = accounts::publisher_by_id(&db, &publisher_id).await.unwrap().unwrap();
+        gatehouse::cli::admin::create_publisher(&db, "acme", &["com.example".into()], "test")
+            .await
+            .unwrap();
+    let publisher = accounts::publisher_by_id(&db, &publisher_id)
+        .await
+        .unwrap()
+        .unwrap();
     let doc = json!({"name": "com.example/clock", "description": "Clock", "version": "1.0.0",
         "remotes": [{"type": "streamable-http", "url": url}]});
     let net = NetPolicy::from_config(Some("1")).unwrap();
-    let version = gatehouse::registry::publish::publish(&db, &net, &publisher, doc.to_string().as_bytes()).await.unwrap();
+    let version =
+        gatehouse::registry::publish::publish(&db, &net, &publisher, doc.to_string().as_bytes())
+            .await
+            .unwrap();
 
     // Act 1: a real worker process claims the job and is killed mid-crawl.
     let mut worker = std::process::Command::new(env!("CARGO_BIN_EXE_gatehouse"))
@@ -82,35 +96,72 @@ async fn a_job_whose_worker_was_killed_is_claimed_again_and_scanned_once() {
         .unwrap();
     let started = Instant::now();
     while slow.lists_started.load(Ordering::SeqCst) == 0 {
-        assert!(started.elapsed() < Duration::from_secs(30), "the worker never reached tools/list");
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the worker never reached tools/list"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     worker.kill().unwrap(); // SIGKILL
     worker.wait().unwrap();
-    let (state, attempts): (String, i64) =
-        sqlx::query_as("SELECT state, attempts FROM jobs").fetch_one(db.pool()).await.unwrap();
-    assert_eq!((state.as_str(), attempts), ("running", 1), "the dead worker's claim is still held");
-    assert_eq!(gatehouse::storage::versions::count_scans(&db, &version.id).await.unwrap(), 0);
+    let (state, attempts): (String, i64) = sqlx::query_as("SELECT state, attempts FROM jobs")
+        .fetch_one(db.pool())
+        .await
+        .unwrap();
+    assert_eq!(
+        (state.as_str(), attempts),
+        ("running", 1),
+        "the dead worker's claim is still held"
+    );
+    assert_eq!(
+        gatehouse::storage::versions::count_scans(&db, &version.id)
+            .await
+            .unwrap(),
+        0
+    );
 
     // Act 2: the server answers promptly now; another worker takes over once the lease expires.
     slow.delay_ms.store(0, Ordering::SeqCst);
-    let mut config = WorkerConfig::new(CrawlOptions { network: net, ..CrawlOptions::default() }, RulesConfig::default());
+    let mut config = WorkerConfig::new(
+        CrawlOptions {
+            network: net,
+            ..CrawlOptions::default()
+        },
+        RulesConfig::default(),
+    );
     config.lease = Duration::from_secs(2);
     let deadline = Instant::now() + Duration::from_secs(30);
     while jobs::run_next(&db, &config).await.unwrap() == jobs::Outcome::Idle {
-        assert!(Instant::now() < deadline, "the expired lease was never reclaimed");
+        assert!(
+            Instant::now() < deadline,
+            "the expired lease was never reclaimed"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     jobs::run_until_idle(&db, &config).await.unwrap();
 
     // Assert: one completed scan, the version in review, the job done after two attempts.
-    assert_eq!(gatehouse::storage::versions::count_scans(&db, &version.id).await.unwrap(), 1);
-    let (state, attempts): (String, i64) =
-        sqlx::query_as("SELECT state, attempts FROM jobs").fetch_one(db.pool()).await.unwrap();
+    assert_eq!(
+        gatehouse::storage::versions::count_scans(&db, &version.id)
+            .await
+            .unwrap(),
+        1
+    );
+    let (state, attempts): (String, i64) = sqlx::query_as("SELECT state, attempts FROM jobs")
+        .fetch_one(db.pool())
+        .await
+        .unwrap();
     assert_eq!((state.as_str(), attempts), ("done", 2));
-    let v = gatehouse::storage::versions::get_version(&db, "com.example/clock", "1.0.0").await.unwrap().unwrap();
+    let v = gatehouse::storage::versions::get_version(&db, "com.example/clock", "1.0.0")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(v.status.as_str(), "in_review");
-    let scan = gatehouse::storage::versions::latest_scan(&db, &version.id).await.unwrap().unwrap();
-    let snapshot: gatehouse::snapshot::Snapshot = serde_json::from_str(&scan.snapshot.unwrap()).unwrap();
+    let scan = gatehouse::storage::versions::latest_scan(&db, &version.id)
+        .await
+        .unwrap()
+        .unwrap();
+    let snapshot: gatehouse::snapshot::Snapshot =
+        serde_json::from_str(&scan.snapshot.unwrap()).unwrap();
     assert_eq!(snapshot.tools[0].name, "get_time");
 }

@@ -110,7 +110,8 @@ pub async fn shutdown_signal() {
 pub fn app_state(db: Db, config: &Config) -> anyhow::Result<AppState> {
     let net = NetPolicy::from_config(config.scan_allow_private.as_deref())
         .map_err(|e| anyhow::anyhow!("GATEHOUSE_SCAN_ALLOW_PRIVATE: {e}"))?;
-    AppState::new(db, net, &config.public_url(), &config.data_dir).context("opening the signing keys")
+    AppState::new(db, net, &config.public_url(), &config.data_dir)
+        .context("opening the signing keys")
 }
 
 /// `gatehouse serve`: HTTP plus in-process workers, until SIGTERM/Ctrl-C.

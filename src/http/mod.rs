@@ -40,13 +40,20 @@ pub struct AppState {
 
 impl AppState {
     /// State for a server on `db`, with the signing keys in `DATA_DIR/keys`.
-    pub fn new(db: Db, net: NetPolicy, public_url: &str, data_dir: &std::path::Path) -> anyhow::Result<AppState> {
+    pub fn new(
+        db: Db,
+        net: NetPolicy,
+        public_url: &str,
+        data_dir: &std::path::Path,
+    ) -> anyhow::Result<AppState> {
         Ok(AppState {
             db,
             net,
             public_url: public_url.trim_end_matches('/').into(),
             metrics: Arc::new(metrics::Metrics::new()),
-            allowlists: Arc::new(crate::review::allowlists::Publisher::open(data_dir, public_url)?),
+            allowlists: Arc::new(crate::review::allowlists::Publisher::open(
+                data_dir, public_url,
+            )?),
         })
     }
 }

@@ -111,6 +111,41 @@ impl Publisher {
         Ok(false)
     }
 
+    /// Replaces the allowlist signing key, publishes the next root naming it,
+    /// and re-signs every audience's document with the new key (audited).
+    /// Returns the new root version.
+    pub async fn rotate_allowlist_key(&self, db: &Db, actor: &str) -> anyhow::Result<u64> {
+        let root_version = {
+            let mut keys = self.keys.write().expect("key store lock");
+            keys.rotate_allowlist_key(Utc::now())?
+        };
+        let audiences: Vec<String> = sqlx::query("SELECT audience FROM allowlist_audiences")
+            .fetch_all(db.pool())
+            .await?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        let mut tx = db.begin().await?;
+        let docs = self.publish_audiences(&mut tx, &audiences).await?;
+        crate::storage::audit::append(
+            &mut tx,
+            crate::storage::audit::AuditEntry {
+                actor,
+                action: "keys.rotate",
+                subject: "keys:allowlist",
+                version_id: None,
+                detail: serde_json::json!({
+                    "rootVersion": root_version,
+                    "allowlistKeyid": self.with_keys(|k| k.allowlist_keyid()),
+                }),
+            },
+        )
+        .await?;
+        tx.commit().await?;
+        self.remember(docs);
+        Ok(root_version)
+    }
+
     /// Records the entry an approved version contributes to each of its audiences.
     pub async fn add_entries(
         &self,

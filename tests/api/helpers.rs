@@ -122,7 +122,8 @@ impl TestApp {
         let db = Db::connect(&url).await.expect("database");
         let url = url.clone();
         let net = NetPolicy::from_config(Some("1")).unwrap();
-        let state = AppState::new(db.clone(), net.clone(), "http://gatehouse.test", dir.path()).expect("app state");
+        let state = AppState::new(db.clone(), net.clone(), "http://gatehouse.test", dir.path())
+            .expect("app state");
         state.allowlists.ensure_default(&db).await.unwrap();
         // As in `gatehouse serve`: pick up documents signed by other processes.
         let (stop, stop_rx) = tokio::sync::watch::channel(false);
@@ -163,8 +164,13 @@ impl TestApp {
     /// `gatehouse serve` process in all but the process boundary); returns its address.
     pub async fn second_server(&self) -> String {
         let db = Db::connect(&self.database_url).await.expect("second pool");
-        let state = AppState::new(db.clone(), NetPolicy::from_config(Some("1")).unwrap(), "http://gatehouse.test", &self.data_dir)
-            .expect("second app state");
+        let state = AppState::new(
+            db.clone(),
+            NetPolicy::from_config(Some("1")).unwrap(),
+            "http://gatehouse.test",
+            &self.data_dir,
+        )
+        .expect("second app state");
         let (_stop, stop_rx) = tokio::sync::watch::channel(false);
         tokio::spawn(state.allowlists.clone().run_refresher(db, stop_rx));
         std::mem::forget(_stop);

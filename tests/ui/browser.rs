@@ -263,6 +263,15 @@ async fn a_reviewer_sees_the_poisoned_tool_and_approves_only_the_clean_one() {
     assert_eq!(detail["status"], "approved");
     assert_eq!(detail["approval"]["tools"], json!(["multiply"]));
     assert_eq!(detail["approval"]["approvedBy"], "user:reviewer");
+    // …and the signed allowlist clients fetch pins that subset and nothing else.
+    let allowlist = app.verified_allowlist("default").await;
+    let entry = allowlist
+        .servers
+        .iter()
+        .find(|s| s.name == "com.example/calc")
+        .expect("approved server listed");
+    let pinned: Vec<&str> = entry.tools.pins.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(pinned, vec!["multiply"]);
     browser.close().await;
 }
 

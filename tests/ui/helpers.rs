@@ -121,9 +121,18 @@ impl TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
         let url = fresh_database_url(&backend, &dir).await;
         let db = Db::connect(&url).await.expect("database");
-        let state = AppState::new(db.clone(), NetPolicy::from_config(Some("1")).unwrap(), "http://gatehouse.test", dir.path())
-            .expect("app state");
-        state.allowlists.ensure_default(&db).await.expect("default allowlist");
+        let state = AppState::new(
+            db.clone(),
+            NetPolicy::from_config(Some("1")).unwrap(),
+            "http://gatehouse.test",
+            dir.path(),
+        )
+        .expect("app state");
+        state
+            .allowlists
+            .ensure_default(&db)
+            .await
+            .expect("default allowlist");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = format!("http://{}", listener.local_addr().unwrap());
         let router = http::router(state);
@@ -242,6 +251,42 @@ impl TestApp {
     }
 
     /// The admin API's view of a version.
+    /// The signed allowlist of an audience, verified as a client pinned to the current root would.
+    pub async fn verified_allowlist(
+        &self,
+        audience: &str,
+    ) -> gatehouse::allowlist::AllowlistPayload {
+        let client = reqwest::Client::new();
+        let root = client
+            .get(format!("{}/v1/root.json", self.address))
+            .send()
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap();
+        let envelope = client
+            .get(format!("{}/v1/allowlist?audience={audience}", self.address))
+            .send()
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap();
+        let mut state = gatehouse::allowlist::ClientState::default();
+        gatehouse::allowlist::verify_allowlist(
+            &root,
+            &[],
+            &envelope,
+            audience,
+            &mut state,
+            chrono::Utc::now(),
+        )
+        .expect("the served allowlist verifies")
+        .payload
+    }
+
+    /// Everything the admin API says about a version.
     pub async fn version_detail(&self, name: &str, version: &str) -> Value {
         reqwest::Client::new()
             .get(format!(

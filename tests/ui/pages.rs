@@ -15,6 +15,7 @@ on_both_backends!(
     the_review_page_shows_what_changed_since_the_last_approval,
     a_session_ends_after_its_absolute_lifetime_however_busy,
     a_rescan_from_the_review_page_queues_a_scan_job,
+    rotating_the_key_from_the_keys_page_re_signs_the_allowlist_under_a_new_root,
 );
 
 async fn a_new_publisher_token_is_shown_once_and_opens_the_portal(backend: Backend) {
@@ -358,4 +359,69 @@ async fn a_rescan_from_the_review_page_queues_a_scan_job(backend: Backend) {
     );
     assert_eq!(app.count("jobs").await, jobs_before + 1);
     assert!(reviewer.get(&page).await.body.contains("Rescan queued"));
+}
+
+async fn rotating_the_key_from_the_keys_page_re_signs_the_allowlist_under_a_new_root(
+    backend: Backend,
+) {
+    let app = TestApp::spawn(backend).await;
+    let before = app.verified_allowlist("default").await;
+    let root_v1 = reqwest::get(format!("{}/v1/root/1.json", app.address))
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let mut admin = FormClient::new(&app);
+    admin.sign_in("admin").await;
+    let page = admin.get("/admin/keys").await;
+    assert!(page.body.contains("Root version"), "{}", page.body);
+    let csrf = page.csrf();
+
+    let done = admin.post("/admin/keys/rotate", &[("_csrf", &csrf)]).await;
+
+    assert_eq!(done.location.as_deref(), Some("/admin/keys"));
+    assert!(
+        admin
+            .get("/admin/keys")
+            .await
+            .body
+            .contains("root version 2 published")
+    );
+    // A client pinned to root v1 walks to v2 and accepts the re-signed document.
+    let root_v2 = reqwest::get(format!("{}/v1/root/2.json", app.address))
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let envelope = reqwest::get(format!("{}/v1/allowlist", app.address))
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let mut state = gatehouse::allowlist::ClientState::default();
+    let after = gatehouse::allowlist::verify_allowlist(
+        &root_v1,
+        &[root_v2.to_vec()],
+        &envelope,
+        "default",
+        &mut state,
+        chrono::Utc::now(),
+    )
+    .expect("the rotated document verifies from the old root");
+    assert!(after.payload.version > before.version);
+    assert_eq!(after.root_version, 2);
+    // A reviewer may not rotate keys.
+    let mut reviewer = FormClient::new(&app);
+    reviewer.sign_in("reviewer").await;
+    let csrf = reviewer.csrf_of("/admin/queue").await;
+    assert_eq!(
+        reviewer
+            .post("/admin/keys/rotate", &[("_csrf", &csrf)])
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
 }

@@ -830,7 +830,16 @@ async fn decide_version(
         }
         Err(DecisionError::Ui(e)) => return Err(e),
     };
-    match review::act(&state.db, &state.allowlists, &name, &version, &session.actor(), decision).await {
+    match review::act(
+        &state.db,
+        &state.allowlists,
+        &name,
+        &version,
+        &session.actor(),
+        decision,
+    )
+    .await
+    {
         Ok(v) => {
             let done = match action.as_str() {
                 "approve" => "Approved",

@@ -37,6 +37,7 @@ pub fn router() -> Router<AppState> {
         .route("/admin/tokens/{id}/revoke", post(revoke_token))
         .route("/admin/users", get(show_users).post(create_user))
         .route("/admin/keys", get(show_keys))
+        .route("/admin/keys/rotate", post(rotate_keys))
         .route("/admin/audit", get(show_audit))
 }
 
@@ -324,6 +325,10 @@ async fn create_user(
 struct KeysPage {
     page: PageCtx,
     public_url: String,
+    root_version: u64,
+    root_keyid: String,
+    allowlist_keyid: String,
+    audiences: Vec<(String, i64, String)>,
 }
 
 /// `GET /admin/keys`: where the signing keys and the root of trust are published.
@@ -332,10 +337,47 @@ async fn show_keys(
     Admin(session): Admin,
 ) -> Result<Response, UiError> {
     let page = session.page(&state, "Signing keys", "keys").await?;
+    let (root_version, root_keyid, allowlist_keyid) = state
+        .allowlists
+        .with_keys(|k| (k.root_version(), k.root_keyid(), k.allowlist_keyid()));
+    let audiences = sqlx::query_as::<_, (String, i64, String)>(
+        "SELECT audience, version, updated_at FROM allowlist_audiences ORDER BY audience",
+    )
+    .fetch_all(state.db.pool())
+    .await?;
     html(&KeysPage {
         page,
         public_url: state.public_url.to_string(),
+        root_version,
+        root_keyid,
+        allowlist_keyid,
+        audiences,
     })
+}
+
+/// `POST /admin/keys/rotate`: a new allowlist key, the next root, every document re-signed.
+async fn rotate_keys(
+    State(state): State<AppState>,
+    Admin(_): Admin,
+    form: CsrfForm,
+) -> Result<Response, UiError> {
+    let flash = match state
+        .allowlists
+        .rotate_allowlist_key(&state.db, &form.session.actor())
+        .await
+    {
+        Ok(v) => Flash::ok(format!(
+            "Allowlist key rotated; root version {v} published and every allowlist re-signed."
+        )),
+        Err(e) => {
+            tracing::error!(error = %format!("{e:#}"), "key rotation failed");
+            Flash::error(
+                "The rotation failed; the previous key is still in use. See the server log.",
+            )
+        }
+    };
+    form.session.flash(&state, flash).await?;
+    Ok(Redirect::to("/admin/keys").into_response())
 }
 
 /// Query of the audit page.
