@@ -189,7 +189,7 @@ pub struct Report {
 impl Report {
     /// Builds a report, ordering findings most severe first (stable within a severity).
     pub fn new(server: ReportServer, mut findings: Vec<Finding>) -> Report {
-        findings.sort_by(|a, b| b.severity.cmp(&a.severity));
+        findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
         Report {
             server,
             summary: Summary::of(&findings),

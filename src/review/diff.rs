@@ -52,7 +52,7 @@ pub struct Item {
 /// Computes the diff from `before` to `after`.
 pub fn diff(before: &Snapshot, after: &Snapshot) -> Diff {
     let mut out = Diff::default();
-    let sets: [(&'static str, Vec<(String, Value)>, Vec<(String, Value)>); 4] = [
+    let sets: [(&'static str, Keyed, Keyed); 4] = [
         (
             "tool",
             named(&before.tools, |t| t.name.clone()),
@@ -119,6 +119,9 @@ pub fn diff(before: &Snapshot, after: &Snapshot) -> Diff {
     }
     out
 }
+
+/// Capabilities keyed by name (URI for resources), as JSON.
+type Keyed = Vec<(String, Value)>;
 
 fn named<T: Serialize>(items: &[T], key: impl Fn(&T) -> String) -> Vec<(String, Value)> {
     items
