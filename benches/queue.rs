@@ -25,31 +25,59 @@ const CONCURRENCY: usize = 8;
 async fn main() {
     let dir = std::env::temp_dir().join(format!("gatehouse-queue-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut targets = vec![("sqlite", format!("sqlite://{}", dir.join("bench.db").display()))];
+    let mut targets = vec![(
+        "sqlite",
+        format!("sqlite://{}", dir.join("bench.db").display()),
+    )];
     if let Ok(base) = std::env::var("GATEHOUSE_TEST_POSTGRES_URL") {
         sqlx::any::install_default_drivers();
         let name = format!("gh_queue_bench_{}", std::process::id());
         let mut conn = sqlx::AnyConnection::connect(&base).await.unwrap();
-        sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut conn).await.unwrap();
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&mut conn)
+            .await
+            .unwrap();
         let mut url = url::Url::parse(&base).unwrap();
         url.set_path(&name);
         targets.push(("postgres", url.to_string()));
     }
     let mut fixtures = Vec::new();
     for _ in 0..SERVERS {
-        fixtures.push(spawn_fixture(FixtureKind::ManyTools { total: TOOLS, per_page: TOOLS }).await);
+        fixtures.push(
+            spawn_fixture(FixtureKind::ManyTools {
+                total: TOOLS,
+                per_page: TOOLS,
+            })
+            .await,
+        );
     }
     for (backend, url) in targets {
         let db = Db::connect(&url).await.unwrap();
-        let (_, id) = gatehouse::cli::admin::create_publisher(&db, "bench", &["com.bench".into()], "bench").await.unwrap();
+        let (_, id) =
+            gatehouse::cli::admin::create_publisher(&db, "bench", &["com.bench".into()], "bench")
+                .await
+                .unwrap();
         let publisher = accounts::publisher_by_id(&db, &id).await.unwrap().unwrap();
         let net = NetPolicy::allow_all();
         for (i, f) in fixtures.iter().enumerate() {
             let doc = serde_json::json!({"name": format!("com.bench/s{i:03}"), "description": "bench", "version": "1.0.0",
                 "remotes": [{"type": "streamable-http", "url": f.url}]});
-            gatehouse::registry::publish::publish(&db, &net, &publisher, doc.to_string().as_bytes()).await.unwrap();
+            gatehouse::registry::publish::publish(
+                &db,
+                &net,
+                &publisher,
+                doc.to_string().as_bytes(),
+            )
+            .await
+            .unwrap();
         }
-        let mut config = WorkerConfig::new(CrawlOptions { network: net, ..CrawlOptions::default() }, RulesConfig::default());
+        let mut config = WorkerConfig::new(
+            CrawlOptions {
+                network: net,
+                ..CrawlOptions::default()
+            },
+            RulesConfig::default(),
+        );
         config.poll_interval = Duration::from_millis(20);
         let (stop, stop_rx) = tokio::sync::watch::channel(false);
         let started = Instant::now();
@@ -64,10 +92,11 @@ async fn main() {
         let wall = started.elapsed();
         stop.send(true).unwrap();
         workers.await.unwrap();
-        let in_review: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM versions WHERE status = 'in_review'")
-            .fetch_one(db.pool())
-            .await
-            .unwrap();
+        let in_review: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM versions WHERE status = 'in_review'")
+                .fetch_one(db.pool())
+                .await
+                .unwrap();
         println!(
             "queue/{backend}: {SERVERS} servers x {TOOLS} tools, concurrency {CONCURRENCY}: {:.2} s wall, {in_review} in review",
             wall.as_secs_f64()
