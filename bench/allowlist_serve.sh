@@ -13,10 +13,9 @@ cargo build --release --quiet --bin gatehouse --example seed_registry
 work=$(mktemp -d); out=bench/out; mkdir -p "$out"
 trap 'kill $(jobs -p) 2>/dev/null || true; nginx -s stop -c "$work/nginx.conf" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# The seeding tool signs with its own scratch keys; the server re-signs on start
-# with the data directory's keys when the audience has no document of its own.
+# Seeded through review decisions, signed with the data directory's keys.
 url="sqlite://$work/bench.db"
-target/release/examples/seed_registry "$url" "$count"
+GATEHOUSE_DATA_DIR="$work/data" target/release/examples/seed_registry "$url" "$count"
 GATEHOUSE_DATABASE_URL="$url" GATEHOUSE_DATA_DIR="$work/data" GATEHOUSE_LISTEN="127.0.0.1:$port" \
   GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD=bench-password-123 GATEHOUSE_LOG=warn GATEHOUSE_WORKERS=1 \
   target/release/gatehouse serve &
@@ -36,7 +35,10 @@ http {
   server { listen 127.0.0.1:$nginx_port; root $work/www; location / { default_type application/json; } }
 }
 CONF
+# nginx's workers run as www-data: make the document readable to them.
+chmod 755 "$work" "$work/www"; chmod 644 "$work/www/allowlist.json"
 nginx -c "$work/nginx.conf"
+cmp <(curl -sf "http://127.0.0.1:$nginx_port/allowlist.json") "$work/www/allowlist.json" || { echo "nginx does not serve the same bytes"; exit 1; }
 echo "== document: $count approved versions, $size bytes, ETag $etag"
 for name in gatehouse nginx; do
   p=$port; path=/v1/allowlist

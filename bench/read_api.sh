@@ -18,7 +18,7 @@ run() {
   local backend=$1 url=$2 dir
   dir=$(mktemp -d)
   echo "== $backend: seeding $count approved versions"
-  target/release/examples/seed_registry "$url" "$count"
+  target/release/examples/seed_registry "$url" "$count" --direct
   GATEHOUSE_DATABASE_URL="$url" GATEHOUSE_DATA_DIR="$dir" GATEHOUSE_LISTEN="127.0.0.1:$port" \
     GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD=bench-password-123 GATEHOUSE_LOG=warn GATEHOUSE_WORKERS=1 \
     target/release/gatehouse serve & local pid=$!

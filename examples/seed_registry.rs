@@ -1,8 +1,11 @@
 //! Seeds a database with approved versions for load tests (`bench/read_api.sh`).
 //!
-//! Usage: `cargo run --release --example seed_registry -- DATABASE_URL COUNT`
+//! Usage: `cargo run --release --example seed_registry -- DATABASE_URL COUNT [--direct]`
 //! Publishes COUNT package-only versions (4 versions per server) through the
-//! same code paths as the API, scans them and approves them.
+//! same code paths as the API, scans them and approves them. With `--direct`
+//! the approvals only set the status and `isLatest` (what the read API needs),
+//! skipping the per-approval allowlist re-signing, which makes seeding 10,000
+//! approvals quadratic.
 
 use gatehouse::analysis::RulesConfig;
 use gatehouse::discovery::CrawlOptions;
@@ -19,6 +22,7 @@ async fn main() -> anyhow::Result<()> {
         .get(2)
         .map(|c| c.parse().expect("COUNT"))
         .unwrap_or(10_000);
+    let direct = args.iter().any(|a| a == "--direct");
     let db = Db::connect(url).await?;
     let (_, publisher_id) =
         gatehouse::cli::admin::create_publisher(&db, "bench", &["com.bench".to_string()], "seed")
@@ -50,7 +54,15 @@ async fn main() -> anyhow::Result<()> {
     let scanned = jobs::run_until_idle(&db, &worker).await?;
     let dir = tempfile_dir();
     let allowlists = review::allowlists::Publisher::open(&dir, "http://bench.invalid")?;
-    for (name, version) in &published {
+    for (name, version) in published.iter().filter(|_| direct) {
+        let v = gatehouse::storage::versions::get_version(&db, name, version).await?.expect("published");
+        let mut tx = db.begin().await?;
+        gatehouse::storage::versions::set_status(&mut tx, &v.id, v.status, gatehouse::registry::lifecycle::Status::Approved)
+            .await?;
+        gatehouse::storage::versions::recompute_latest(&mut tx, &v.server_id).await?;
+        tx.commit().await?;
+    }
+    for (name, version) in published.iter().filter(|_| !direct) {
         review::act(
             &db,
             &allowlists,
@@ -61,12 +73,17 @@ async fn main() -> anyhow::Result<()> {
         )
         .await?;
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    if std::env::var_os("GATEHOUSE_DATA_DIR").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
     println!("seeded {count} approved versions ({scanned} scans)");
     Ok(())
 }
 
-/// A scratch directory for the seeding run's signing keys.
+/// The data directory whose keys sign the seeded allowlists: `GATEHOUSE_DATA_DIR`
+/// (so the server started on it serves documents its own root verifies), or a scratch one.
 fn tempfile_dir() -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("gatehouse-seed-{}", std::process::id()))
+    std::env::var_os("GATEHOUSE_DATA_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("gatehouse-seed-{}", std::process::id())))
 }

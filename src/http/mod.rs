@@ -36,6 +36,35 @@ pub struct AppState {
     pub metrics: Arc<metrics::Metrics>,
     /// Signs, stores and caches the allowlists.
     pub allowlists: Arc<crate::review::allowlists::Publisher>,
+    /// Rendered pages of the public read API.
+    pub page_cache: Arc<PageCache>,
+}
+
+/// Rendered public pages keyed by query string, valid while the registry's
+/// change marker is the one they were rendered under.
+#[derive(Default)]
+pub struct PageCache {
+    pages: std::sync::RwLock<std::collections::HashMap<String, (String, axum::body::Bytes)>>,
+}
+
+impl PageCache {
+    /// Most pages kept; the cache is cleared when full (queries are attacker-chosen).
+    const MAX_PAGES: usize = 4096;
+
+    /// The cached page for `key` if it was rendered under `marker`.
+    pub fn get(&self, key: &str, marker: &str) -> Option<axum::body::Bytes> {
+        let pages = self.pages.read().expect("page cache lock");
+        pages.get(key).filter(|(m, _)| m == marker).map(|(_, body)| body.clone())
+    }
+
+    /// Stores a page rendered under `marker`.
+    pub fn put(&self, key: String, marker: String, body: axum::body::Bytes) {
+        let mut pages = self.pages.write().expect("page cache lock");
+        if pages.len() >= Self::MAX_PAGES {
+            pages.clear();
+        }
+        pages.insert(key, (marker, body));
+    }
 }
 
 impl AppState {
@@ -54,6 +83,7 @@ impl AppState {
             allowlists: Arc::new(crate::review::allowlists::Publisher::open(
                 data_dir, public_url,
             )?),
+            page_cache: Arc::default(),
         })
     }
 }

@@ -578,3 +578,12 @@ pub async fn approval(db: &Db, version_id: &str) -> Result<Option<ApprovalRow>, 
         approved_at: r.get(4),
     }))
 }
+
+/// A marker that changes whenever any version changes: every insert and every
+/// status or `isLatest` change sets `updated_at` to the current microsecond, and
+/// versions are never deleted, so the newest `updated_at` moves on every change.
+/// One index lookup (`versions_updated`), cheap enough to read on every request.
+pub async fn change_marker(db: &Db) -> Result<String, sqlx::Error> {
+    let row = sqlx::query("SELECT MAX(updated_at) FROM versions").fetch_one(db.pool()).await?;
+    Ok(row.get::<Option<String>, _>(0).unwrap_or_default())
+}

@@ -116,8 +116,24 @@ fn public_query(p: &ListParams) -> Result<PublicQuery, AppError> {
 pub async fn list_servers(
     State(state): State<AppState>,
     Query(params): Query<ListParams>,
+    uri: axum::http::Uri,
 ) -> Result<Response, AppError> {
-    let mut q = public_query(&params)?;
+    let q = public_query(&params)?;
+    // Pages are cached by query string and answered from memory while the
+    // registry's change marker is unchanged; the marker is read on every
+    // request, so a change made by any process is visible at once.
+    let marker = versions::change_marker(&state.db).await?;
+    let key = uri.query().unwrap_or_default().to_string();
+    if let Some(body) = state.page_cache.get(&key, &marker) {
+        return Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response());
+    }
+    let body = render_list(&state, q).await?;
+    state.page_cache.put(key, marker, body.clone());
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+}
+
+/// Renders one page of the list.
+async fn render_list(state: &AppState, mut q: PublicQuery) -> Result<axum::body::Bytes, AppError> {
     let limit = q.limit;
     q.limit = limit + 1;
     let rows = versions::list_approved(&state.db, &q).await?;
@@ -137,7 +153,7 @@ pub async fn list_servers(
         },
         servers,
     };
-    Ok(json_bytes(&body))
+    Ok(serde_json::to_vec(&body).expect("responses serialise").into())
 }
 
 /// `GET /v0.1/servers/{name}/versions`: every approved version of a server, newest first.
