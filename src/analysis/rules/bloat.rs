@@ -137,13 +137,16 @@ fn folded_name(name: &str) -> BTreeSet<String> {
 /// (no allocation per word; a collision only makes two words count as one).
 fn word_set(s: &str) -> HashSet<u64> {
     use std::hash::{Hash, Hasher};
+    // One reusable buffer; each word is hashed in one call rather than one
+    // call per character (SipHash's per-call cost dominated).
+    let mut lower = String::new();
     s.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(|w| {
+            lower.clear();
+            lower.extend(w.chars().flat_map(char::to_lowercase));
             let mut h = std::collections::hash_map::DefaultHasher::new();
-            for c in w.chars().flat_map(char::to_lowercase) {
-                c.hash(&mut h);
-            }
+            lower.hash(&mut h);
             h.finish()
         })
         .collect()
