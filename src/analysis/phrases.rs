@@ -725,18 +725,33 @@ impl Matches {
         self.find_kinds(plain, Kind::is_ingredient);
     }
 
-    /// One prefilter pass: the patterns whose required literals all occur.
+    /// One prefilter pass: the patterns whose required literals all occur,
+    /// a prefix literal no later than a suffix literal (a match starts with
+    /// the one and ends with the other, so the suffix cannot start before
+    /// the prefix does).
     fn candidates(plain: &str) -> Vec<bool> {
         let compiled = &*PHRASES;
-        let mut seen = vec![0u8; compiled.each.len()];
+        let n = compiled.each.len();
+        let mut seen = vec![0u8; n];
+        // Earliest start of a prefix literal, latest start of a suffix literal.
+        let mut first_prefix = vec![usize::MAX; n];
+        let mut last_suffix = vec![0usize; n];
         for m in compiled.prefixes.find_overlapping_iter(plain) {
             let (owner, side) = compiled.literal_owner[m.pattern().as_usize()];
             seen[owner] |= side;
+            if side == PREFIX {
+                first_prefix[owner] = first_prefix[owner].min(m.start());
+            } else {
+                last_suffix[owner] = last_suffix[owner].max(m.start());
+            }
         }
-        let mut candidate: Vec<bool> = seen
-            .iter()
-            .zip(&compiled.needs)
-            .map(|(seen, need)| *need != 0 && seen & need == *need)
+        let mut candidate: Vec<bool> = (0..n)
+            .map(|i| {
+                let need = compiled.needs[i];
+                need != 0
+                    && seen[i] & need == need
+                    && (need != PREFIX | SUFFIX || first_prefix[i] <= last_suffix[i])
+            })
             .collect();
         for i in &compiled.always {
             candidate[*i] = true;
