@@ -66,12 +66,20 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
     // that yielded nothing once yields nothing again, since the text rules
     // depend only on the string, its kind and the server-wide names.
     // Only short strings repeat in practice; hashing long ones costs more than it saves.
-    let mut clean: std::collections::HashSet<(FieldKind, &str)> = std::collections::HashSet::new();
+    // Sized up front: growing it rehashed every key. The entry API hashes a
+    // string once for both the lookup and the insertion.
+    let mut clean: std::collections::HashMap<(FieldKind, &str), ()> =
+        std::collections::HashMap::with_capacity(fields.len());
     for field in &fields {
         let cacheable = field.text.len() <= MAX_CACHED_BYTES;
-        if cacheable && clean.contains(&(field.kind, field.text)) {
-            continue;
-        }
+        let slot = if cacheable {
+            match clean.entry((field.kind, field.text)) {
+                std::collections::hash_map::Entry::Occupied(_) => continue,
+                std::collections::hash_map::Entry::Vacant(v) => Some(v),
+            }
+        } else {
+            None
+        };
         let reported = sink.reported();
         let prepared = Prepared::new(field.text);
         let hidden = prepared.hidden();
@@ -102,8 +110,10 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
                 },
             );
         }
-        if cacheable && sink.reported() == reported {
-            clean.insert((field.kind, field.text));
+        if let Some(slot) = slot
+            && sink.reported() == reported
+        {
+            slot.insert(());
         }
     }
     rules::names::impersonation(&mut sink, snapshot, ctx);

@@ -590,70 +590,89 @@ pub fn regex(pattern: &str) -> Regex {
 /// overhead than in matching. Instead, the literals that every match of a
 /// pattern must start (or end) with are extracted from its syntax tree and
 /// put into one Aho-Corasick automaton: one pass over a text tells which
-/// patterns can match at all. Patterns with neither a useful prefix nor
-/// suffix set always run.
+/// patterns can match at all (a pattern with both sets needs a literal of
+/// each). Patterns with neither a useful prefix nor suffix set always run.
 pub struct Compiled {
     /// Every phrase of every language with its regex, compiled on first use
     /// (a process that scans one snapshot needs only the phrases whose
     /// prefixes occurred, and compiling all of them costs milliseconds).
     pub each: Vec<(Kind, &'static str, OnceLock<Regex>)>,
-    /// Required literals (prefixes or suffixes) of the patterns that have them.
+    /// Required literals (prefixes and suffixes) of the patterns that have them.
     prefixes: aho_corasick::AhoCorasick,
-    /// For each prefix literal, the pattern it belongs to.
-    prefix_owner: Vec<usize>,
+    /// For each literal, the pattern it belongs to and whether it is one of
+    /// its prefixes ([`PREFIX`]) or suffixes ([`SUFFIX`]).
+    literal_owner: Vec<(usize, u8)>,
+    /// For each pattern, the literal sides it has ([`PREFIX`] | [`SUFFIX`]):
+    /// it can match only where a literal of every side it has occurs.
+    needs: Vec<u8>,
     /// Patterns that must always run.
     always: Vec<usize>,
 }
 
-/// Literals of which every match of `pattern` contains one: its literal
-/// prefixes or its literal suffixes, whichever set is more selective
-/// (longest shortest literal). `None` when neither is finite or useful, e.g.
-/// a pattern that may start at any whitespace and end in any word.
-fn required_literals(pattern: &str) -> Option<Vec<Vec<u8>>> {
+/// Literal sets of a pattern: every match starts with one of its prefix
+/// literals and ends with one of its suffix literals. A side is `None` when
+/// its set is infinite or not useful (a one-byte literal such as a space
+/// occurs in every text).
+struct Required {
+    prefixes: Option<Vec<Vec<u8>>>,
+    suffixes: Option<Vec<Vec<u8>>>,
+}
+
+/// The literal prefixes and suffixes of `pattern` (see [`Required`]).
+fn required_literals(pattern: &str) -> Required {
     use regex_syntax::hir::literal::{ExtractKind, Extractor};
-    let hir = regex_syntax::ParserBuilder::new()
-        .build()
-        .parse(pattern)
-        .ok()?;
-    let best = [ExtractKind::Prefix, ExtractKind::Suffix]
-        .into_iter()
-        .filter_map(|kind| {
-            // Short literal sets keep start-up cheap (this runs once per
-            // process for every phrase) and are selective enough.
-            let seq = Extractor::new()
-                .kind(kind)
-                .limit_class(4)
-                .limit_repeat(2)
-                .limit_literal_len(10)
-                .limit_total(64)
-                .extract(&hir);
-            let lits: Vec<Vec<u8>> = seq
-                .literals()?
-                .iter()
-                .map(|l| l.as_bytes().to_vec())
-                .collect();
-            let shortest = lits.iter().map(Vec::len).min()?;
-            Some((shortest, lits))
-        })
-        .max_by_key(|(shortest, _)| *shortest)?;
-    // One-byte literals (a space, a dot) occur in every text: no filter at all.
-    (best.0 >= 2).then_some(best.1)
+    let Ok(hir) = regex_syntax::ParserBuilder::new().build().parse(pattern) else {
+        return Required {
+            prefixes: None,
+            suffixes: None,
+        };
+    };
+    let side = |kind: ExtractKind| -> Option<Vec<Vec<u8>>> {
+        // Short literal sets keep start-up cheap (this runs once per
+        // process for every phrase) and are selective enough.
+        let seq = Extractor::new()
+            .kind(kind)
+            .limit_class(4)
+            .limit_repeat(2)
+            .limit_literal_len(10)
+            .limit_total(64)
+            .extract(&hir);
+        let lits: Vec<Vec<u8>> = seq
+            .literals()?
+            .iter()
+            .map(|l| l.as_bytes().to_vec())
+            .collect();
+        let shortest = lits.iter().map(Vec::len).min()?;
+        // One-byte literals (a space, a dot) occur in every text: no filter at all.
+        (shortest >= 2).then_some(lits)
+    };
+    Required {
+        prefixes: side(ExtractKind::Prefix),
+        suffixes: side(ExtractKind::Suffix),
+    }
 }
 
 /// The compiled phrase tables.
 pub static PHRASES: LazyLock<Compiled> = LazyLock::new(|| {
     let all: Vec<&Phrase> = LANGUAGES.iter().flat_map(|(_, t)| t.iter()).collect();
     let mut literals: Vec<Vec<u8>> = Vec::new();
-    let mut prefix_owner = Vec::new();
+    let mut literal_owner = Vec::new();
     let mut always = Vec::new();
+    let mut needs = Vec::with_capacity(all.len());
     for (i, p) in all.iter().enumerate() {
-        match required_literals(&ascii_boundaries(p.pattern)) {
-            Some(lits) => {
-                prefix_owner.extend(std::iter::repeat_n(i, lits.len()));
+        let req = required_literals(&ascii_boundaries(p.pattern));
+        let mut need = 0u8;
+        for (bit, lits) in [(PREFIX, req.prefixes), (SUFFIX, req.suffixes)] {
+            if let Some(lits) = lits {
+                need |= bit;
+                literal_owner.extend(std::iter::repeat_n((i, bit), lits.len()));
                 literals.extend(lits);
             }
-            None => always.push(i),
         }
+        if need == 0 {
+            always.push(i);
+        }
+        needs.push(need);
     }
     let prefixes = aho_corasick::AhoCorasick::new(&literals).expect("prefix automaton builds");
     let each = all
@@ -663,16 +682,25 @@ pub static PHRASES: LazyLock<Compiled> = LazyLock::new(|| {
     Compiled {
         each,
         prefixes,
-        prefix_owner,
+        literal_owner,
+        needs,
         always,
     }
 });
+
+/// A pattern's prefix literal occurred.
+const PREFIX: u8 = 1;
+/// A pattern's suffix literal occurred.
+const SUFFIX: u8 = 2;
 
 /// The phrases found in one plain text, by kind, with their byte ranges.
 #[derive(Debug, Default, Clone)]
 pub struct Matches {
     /// `(kind, start, end)` of every match, in no particular order.
     pub hits: Vec<(Kind, usize, usize)>,
+    /// Which patterns can match the text (from one prefilter pass, shared
+    /// by [`Matches::find_primary`] and [`Matches::add_ingredients`]).
+    candidates: Vec<bool>,
 }
 
 impl Matches {
@@ -691,22 +719,53 @@ impl Matches {
         m
     }
 
-    /// Adds the ingredient phrases (transfer verbs, directives, …).
+    /// Adds the ingredient phrases (transfer verbs, directives, …) of the
+    /// same `plain` text given to [`Matches::find_primary`].
     pub fn add_ingredients(&mut self, plain: &str) {
         self.find_kinds(plain, Kind::is_ingredient);
     }
 
-    fn find_kinds(&mut self, plain: &str, want: impl Fn(Kind) -> bool) {
+    /// One prefilter pass: the patterns whose required literals all occur,
+    /// a prefix literal no later than a suffix literal (a match starts with
+    /// the one and ends with the other, so the suffix cannot start before
+    /// the prefix does).
+    fn candidates(plain: &str) -> Vec<bool> {
         let compiled = &*PHRASES;
-        let mut candidate = vec![false; compiled.each.len()];
+        let n = compiled.each.len();
+        let mut seen = vec![0u8; n];
+        // Earliest start of a prefix literal, latest start of a suffix literal.
+        let mut first_prefix = vec![usize::MAX; n];
+        let mut last_suffix = vec![0usize; n];
+        for m in compiled.prefixes.find_overlapping_iter(plain) {
+            let (owner, side) = compiled.literal_owner[m.pattern().as_usize()];
+            seen[owner] |= side;
+            if side == PREFIX {
+                first_prefix[owner] = first_prefix[owner].min(m.start());
+            } else {
+                last_suffix[owner] = last_suffix[owner].max(m.start());
+            }
+        }
+        let mut candidate: Vec<bool> = (0..n)
+            .map(|i| {
+                let need = compiled.needs[i];
+                need != 0
+                    && seen[i] & need == need
+                    && (need != PREFIX | SUFFIX || first_prefix[i] <= last_suffix[i])
+            })
+            .collect();
         for i in &compiled.always {
             candidate[*i] = true;
         }
-        for m in compiled.prefixes.find_overlapping_iter(plain) {
-            candidate[compiled.prefix_owner[m.pattern().as_usize()]] = true;
+        candidate
+    }
+
+    fn find_kinds(&mut self, plain: &str, want: impl Fn(Kind) -> bool) {
+        let compiled = &*PHRASES;
+        if self.candidates.is_empty() {
+            self.candidates = Matches::candidates(plain);
         }
         for (i, (kind, pattern, re)) in compiled.each.iter().enumerate() {
-            if !candidate[i] || !want(*kind) {
+            if !self.candidates[i] || !want(*kind) {
                 continue;
             }
             for m in re.get_or_init(|| regex(pattern)).find_iter(plain) {

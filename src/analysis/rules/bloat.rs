@@ -3,6 +3,7 @@
 //! makes tool choice worse; duplicates are both.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
 
 use super::{Sink, default_severity};
 use crate::analysis::catalogue::ids;
@@ -135,21 +136,46 @@ fn folded_name(name: &str) -> BTreeSet<String> {
 /// A description as a set of lower-case words.
 /// A description as a set of lower-case words, each kept as a 64-bit hash
 /// (no allocation per word; a collision only makes two words count as one).
-fn word_set(s: &str) -> HashSet<u64> {
-    use std::hash::{Hash, Hasher};
+fn word_set(s: &str, keys: &RandomState) -> WordSet {
+    // One reusable buffer; each word is hashed once, in one call, with this
+    // analysis' random keys; the set then uses the hash as it is.
+    let mut lower = String::new();
     s.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(|w| {
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            for c in w.chars().flat_map(char::to_lowercase) {
-                c.hash(&mut h);
-            }
-            h.finish()
+            lower.clear();
+            lower.extend(w.chars().flat_map(char::to_lowercase));
+            keys.hash_one(lower.as_str())
         })
         .collect()
 }
 
-fn jaccard(a: &HashSet<u64>, b: &HashSet<u64>) -> f64 {
+/// A set of word hashes. The hashes come from SipHash with per-analysis
+/// random keys, so they are used as they are instead of being hashed again.
+type WordSet = HashSet<u64, BuildHasherDefault<Prehashed>>;
+
+/// Hasher for keys that already are random-keyed hashes.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only u64 keys are hashed; kept total for safety.
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+fn jaccard(a: &WordSet, b: &WordSet) -> f64 {
     if a.is_empty() || b.is_empty() {
         return 0.0;
     }
@@ -160,9 +186,10 @@ fn jaccard(a: &HashSet<u64>, b: &HashSet<u64>) -> f64 {
 fn near_duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot, threshold: f64) {
     let tools = &snapshot.tools;
     let names: Vec<BTreeSet<String>> = tools.iter().map(|t| folded_name(&t.name)).collect();
-    let descs: Vec<HashSet<u64>> = tools
+    let keys = RandomState::new();
+    let descs: Vec<WordSet> = tools
         .iter()
-        .map(|t| word_set(t.description.as_deref().unwrap_or_default()))
+        .map(|t| word_set(t.description.as_deref().unwrap_or_default(), &keys))
         .collect();
     let mut candidates: Vec<(usize, usize)> = Vec::new();
     if tools.len() <= PAIRWISE_LIMIT {
