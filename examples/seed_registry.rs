@@ -55,10 +55,17 @@ async fn main() -> anyhow::Result<()> {
     let dir = tempfile_dir();
     let allowlists = review::allowlists::Publisher::open(&dir, "http://bench.invalid")?;
     for (name, version) in published.iter().filter(|_| direct) {
-        let v = gatehouse::storage::versions::get_version(&db, name, version).await?.expect("published");
+        let v = gatehouse::storage::versions::get_version(&db, name, version)
+            .await?
+            .expect("published");
         let mut tx = db.begin().await?;
-        gatehouse::storage::versions::set_status(&mut tx, &v.id, v.status, gatehouse::registry::lifecycle::Status::Approved)
-            .await?;
+        gatehouse::storage::versions::set_status(
+            &mut tx,
+            &v.id,
+            v.status,
+            gatehouse::registry::lifecycle::Status::Approved,
+        )
+        .await?;
         gatehouse::storage::versions::recompute_latest(&mut tx, &v.server_id).await?;
         tx.commit().await?;
     }
@@ -85,5 +92,7 @@ async fn main() -> anyhow::Result<()> {
 fn tempfile_dir() -> std::path::PathBuf {
     std::env::var_os("GATEHOUSE_DATA_DIR")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join(format!("gatehouse-seed-{}", std::process::id())))
+        .unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("gatehouse-seed-{}", std::process::id()))
+        })
 }

@@ -107,6 +107,8 @@ pub mod ids {
     pub const PRO_ANOMALY: &str = "GH-PRO-003";
     /// Duplicate capability names.
     pub const PRO_DUPLICATE: &str = "GH-PRO-004";
+    /// A package-only server: nothing was crawled.
+    pub const PRO_NOT_CRAWLED: &str = "GH-PRO-005";
     /// Tool name equal to an approved server's tool.
     pub const CFL_TOOL: &str = "GH-CFL-001";
     /// Destructive name with reassuring annotations.
@@ -450,6 +452,14 @@ static RULES: &[RuleInfo] = &[
         "Duplicate capability names",
         "Two tools with one name shadow each other within the server; which one a client keeps is undefined.",
         "two tools named search"
+    ),
+    rule!(
+        ids::PRO_NOT_CRAWLED,
+        C::Protocol,
+        S::Info,
+        "Package-only server: capabilities not crawled",
+        "Without a remote the scanner cannot list the server's capabilities; the reviewer approves the package without seeing them.",
+        "a server.json with packages and no remotes"
     ),
     rule!(
         ids::CFL_TOOL,

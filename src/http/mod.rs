@@ -54,7 +54,10 @@ impl PageCache {
     /// The cached page for `key` if it was rendered under `marker`.
     pub fn get(&self, key: &str, marker: &str) -> Option<axum::body::Bytes> {
         let pages = self.pages.read().expect("page cache lock");
-        pages.get(key).filter(|(m, _)| m == marker).map(|(_, body)| body.clone())
+        pages
+            .get(key)
+            .filter(|(m, _)| m == marker)
+            .map(|(_, body)| body.clone())
     }
 
     /// Stores a page rendered under `marker`.

@@ -281,7 +281,7 @@ fn package_only_report(server: ReportServer) -> Report {
     Report::new(
         server,
         vec![Finding {
-            rule: "GH-SCAN-001".into(),
+            rule: crate::analysis::catalogue::ids::PRO_NOT_CRAWLED.into(),
             category: Category::Protocol,
             severity: Severity::Info,
             target: Target::server(),

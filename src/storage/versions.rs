@@ -584,6 +584,8 @@ pub async fn approval(db: &Db, version_id: &str) -> Result<Option<ApprovalRow>, 
 /// versions are never deleted, so the newest `updated_at` moves on every change.
 /// One index lookup (`versions_updated`), cheap enough to read on every request.
 pub async fn change_marker(db: &Db) -> Result<String, sqlx::Error> {
-    let row = sqlx::query("SELECT MAX(updated_at) FROM versions").fetch_one(db.pool()).await?;
+    let row = sqlx::query("SELECT MAX(updated_at) FROM versions")
+        .fetch_one(db.pool())
+        .await?;
     Ok(row.get::<Option<String>, _>(0).unwrap_or_default())
 }

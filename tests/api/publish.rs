@@ -256,7 +256,7 @@ async fn the_publisher_api_shows_own_versions_only(backend: crate::helpers::Back
         .await
         .unwrap();
     assert_eq!(detail["status"], "in_review");
-    assert_eq!(detail["findings"][0]["rule"], "GH-SCAN-001");
+    assert_eq!(detail["findings"][0]["rule"], "GH-PRO-005");
     assert_problem(
         app.get(
             "/api/v1/publisher/servers/com.a%2Fone/versions/1.0.0",

@@ -153,7 +153,9 @@ async fn render_list(state: &AppState, mut q: PublicQuery) -> Result<axum::body:
         },
         servers,
     };
-    Ok(serde_json::to_vec(&body).expect("responses serialise").into())
+    Ok(serde_json::to_vec(&body)
+        .expect("responses serialise")
+        .into())
 }
 
 /// `GET /v0.1/servers/{name}/versions`: every approved version of a server, newest first.
