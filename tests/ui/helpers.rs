@@ -18,67 +18,13 @@ use gatehouse::storage::versions::{self, NewScan};
 use reqwest::StatusCode;
 use reqwest::header::{CONTENT_TYPE, COOKIE, LOCATION, SET_COOKIE};
 use serde_json::{Value, json};
-use sqlx::Connection;
 
 /// Password of every test user.
 pub const PASSWORD: &str = "correct horse battery staple";
 
-/// Which database a test runs on.
-#[derive(Debug, Clone)]
-pub enum Backend {
-    /// A fresh SQLite file.
-    Sqlite,
-    /// A fresh database on this PostgreSQL server.
-    Postgres(String),
-}
-
-impl Backend {
-    /// The PostgreSQL backend when configured; otherwise says loudly that the test is skipped.
-    pub fn postgres() -> Option<Backend> {
-        match std::env::var("GATEHOUSE_TEST_POSTGRES_URL") {
-            Ok(url) if !url.is_empty() => Some(Backend::Postgres(url)),
-            _ => {
-                if require_peers() {
-                    panic!("GATEHOUSE_REQUIRE_PEERS=1 but GATEHOUSE_TEST_POSTGRES_URL is not set");
-                }
-                eprintln!(
-                    "SKIPPED: PostgreSQL variant (set GATEHOUSE_TEST_POSTGRES_URL to run it)"
-                );
-                None
-            }
-        }
-    }
-}
-
-/// Whether CI demands every peer (a missing one fails instead of skipping).
-pub fn require_peers() -> bool {
-    std::env::var("GATEHOUSE_REQUIRE_PEERS").is_ok_and(|v| v == "1")
-}
-
-/// Runs each listed async test function on SQLite and on PostgreSQL.
-#[macro_export]
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-                async fn $name() {
-                    super::$name($crate::helpers::Backend::Sqlite).await
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-                async fn $name() {
-                    if let Some(backend) = $crate::helpers::Backend::postgres() {
-                        super::$name(backend).await
-                    }
-                }
-            )*
-        }
-    };
-}
+#[path = "../support/backends.rs"]
+mod backends;
+pub use backends::{Backend, fresh_database_url, require_peers};
 
 /// A running application with its database.
 pub struct TestApp {
@@ -89,26 +35,6 @@ pub struct TestApp {
     /// An admin API token (to read results through the JSON API).
     pub admin_token: String,
     _dir: tempfile::TempDir,
-}
-
-async fn fresh_database_url(backend: &Backend, dir: &tempfile::TempDir) -> String {
-    match backend {
-        Backend::Sqlite => format!("sqlite://{}", dir.path().join("gatehouse.db").display()),
-        Backend::Postgres(base) => {
-            sqlx::any::install_default_drivers();
-            let name = format!("gh_ui_test_{}", uuid::Uuid::new_v4().simple());
-            let mut conn = sqlx::AnyConnection::connect(base)
-                .await
-                .expect("connect to PostgreSQL");
-            sqlx::query(&format!("CREATE DATABASE {name}"))
-                .execute(&mut conn)
-                .await
-                .expect("create test database");
-            let mut url = url::Url::parse(base).expect("a PostgreSQL URL");
-            url.set_path(&name);
-            url.to_string()
-        }
-    }
 }
 
 impl TestApp {
