@@ -109,10 +109,19 @@ pub async fn act(
     let to = lifecycle::transition(current.status, action)?;
     let mut detail = json!({"from": current.status.as_str(), "to": to.as_str()});
 
+    // Everything read from other rows is read before the transaction: a
+    // transaction must not wait for a second pool connection while it holds
+    // one (and, on PostgreSQL, an audience's row lock) — under load that is a
+    // pool deadlock. An approval needs the latest scan: read it once.
+    let (snapshot, risk) = match &decision {
+        Decision::Approve(_) => reviewed_scan(db, &current.id).await?,
+        _ => (None, crate::allowlist::Risk::default()),
+    };
+
     // Validate before opening the transaction: nothing is written for bad input.
     let approval = match &decision {
         Decision::Approve(req) => {
-            let approval = validate_approval(db, &current, req, actor).await?;
+            let approval = validate_approval(snapshot.as_ref(), req, actor)?;
             detail["tools"] = json!(approval.tools);
             detail["audiences"] = json!(approval.audiences);
             detail["note"] = json!(approval.note);
@@ -132,17 +141,6 @@ pub async fn act(
         Decision::Rescan => None,
     };
 
-    // Everything read from other rows is read before the transaction: a
-    // transaction must not wait for a second pool connection while it holds
-    // one (and, on PostgreSQL, an audience's row lock) — under load that is a
-    // pool deadlock.
-    let (snapshot, risk) = match &approval {
-        Some(_) => (
-            snapshot_of(db, &current.id).await?,
-            risk_of(db, &current.id).await?,
-        ),
-        None => (None, crate::allowlist::Risk::default()),
-    };
     let mut tx = db.begin().await?;
     if to != current.status
         && !versions::set_status(&mut tx, &current.id, current.status, to).await?
@@ -210,25 +208,33 @@ pub async fn act(
         .ok_or(ReviewError::NotFound(subject))
 }
 
-/// The risk summary of a version's latest scan.
-async fn risk_of(db: &Db, version_id: &str) -> Result<crate::allowlist::Risk, sqlx::Error> {
-    let report: Option<crate::analysis::Report> = versions::latest_scan(db, version_id)
-        .await?
-        .and_then(|s| s.report)
-        .and_then(|r| serde_json::from_str(&r).ok());
-    Ok(crate::allowlist::Risk {
+/// The snapshot and the risk summary of a version's latest scan: what a reviewer approved.
+async fn reviewed_scan(
+    db: &Db,
+    version_id: &str,
+) -> Result<(Option<Snapshot>, crate::allowlist::Risk), sqlx::Error> {
+    let scan = versions::latest_scan(db, version_id).await?;
+    let snapshot: Option<Snapshot> = scan
+        .as_ref()
+        .and_then(|s| s.snapshot.as_deref())
+        .and_then(|t| serde_json::from_str(t).ok());
+    let report: Option<crate::analysis::Report> = scan
+        .as_ref()
+        .and_then(|s| s.report.as_deref())
+        .and_then(|r| serde_json::from_str(r).ok());
+    let risk = crate::allowlist::Risk {
         max_severity: report
             .as_ref()
             .and_then(|r| r.summary.max_severity)
             .map(|s| s.as_str().to_string()),
         findings: report.map(|r| r.findings.len() as u32).unwrap_or(0),
-    })
+    };
+    Ok((snapshot, risk))
 }
 
 /// Checks an approve request against the version's latest snapshot.
-async fn validate_approval(
-    db: &Db,
-    v: &VersionRow,
+fn validate_approval(
+    snapshot: Option<&Snapshot>,
     req: &ApproveRequest,
     actor: &str,
 ) -> Result<ApprovalRow, ReviewError> {
@@ -258,11 +264,8 @@ async fn validate_approval(
         });
     }
     if let Some(tools) = &req.tools {
-        let known = snapshot_of(db, &v.id)
-            .await?
-            .map(|s| s.tools.into_iter().map(|t| t.name).collect::<Vec<_>>());
         for (i, t) in tools.iter().enumerate() {
-            if !known.as_ref().is_some_and(|k| k.contains(t)) {
+            if !snapshot.is_some_and(|s| s.tools.iter().any(|known| &known.name == t)) {
                 errors.push(FieldError {
                     pointer: format!("/tools/{i}"),
                     detail: format!("the latest scan found no tool named {t:?}"),
