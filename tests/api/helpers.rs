@@ -370,23 +370,6 @@ impl TestApp {
         &self,
         audience: &str,
     ) -> gatehouse::allowlist::AllowlistPayload {
-        let root = self.get("/v1/root.json", None).await.bytes().await.unwrap();
-        let envelope = self
-            .get(&format!("/v1/allowlist?audience={audience}"), None)
-            .await
-            .bytes()
-            .await
-            .unwrap();
-        let mut state = gatehouse::allowlist::ClientState::default();
-        gatehouse::allowlist::verify_allowlist(
-            &root,
-            &[],
-            &envelope,
-            audience,
-            &mut state,
-            chrono::Utc::now(),
-        )
-        .expect("the served allowlist verifies")
-        .payload
+        backends::verified_allowlist(&self.address, audience).await
     }
 }

@@ -1,6 +1,6 @@
-//! The database matrix shared by the integration test binaries: every test
-//! runs on a fresh SQLite file and, when `GATEHOUSE_TEST_POSTGRES_URL` is set,
-//! on a fresh PostgreSQL database of its own.
+//! What the API and UI test binaries share: the database matrix, in which
+//! every test runs on a fresh SQLite file and, when `GATEHOUSE_TEST_POSTGRES_URL` is set,
+//! on a fresh PostgreSQL database of its own; and a verifying allowlist client.
 //!
 //! Include with `#[path = "../support/backends.rs"] mod backends;` from a test
 //! crate's `helpers` module and re-export its items there: the
@@ -84,4 +84,27 @@ pub async fn fresh_database_url(backend: &Backend, dir: &tempfile::TempDir) -> S
             url.to_string()
         }
     }
+}
+
+/// Fetches the allowlist of `audience` from the server at `address` and
+/// verifies it as a client pinned to the server's current root would.
+pub async fn verified_allowlist(
+    address: &str,
+    audience: &str,
+) -> gatehouse::allowlist::AllowlistPayload {
+    let fetch =
+        |path: String| async move { reqwest::get(path).await.unwrap().bytes().await.unwrap() };
+    let root = fetch(format!("{address}/v1/root.json")).await;
+    let envelope = fetch(format!("{address}/v1/allowlist?audience={audience}")).await;
+    let mut state = gatehouse::allowlist::ClientState::default();
+    gatehouse::allowlist::verify_allowlist(
+        &root,
+        &[],
+        &envelope,
+        audience,
+        &mut state,
+        chrono::Utc::now(),
+    )
+    .expect("the served allowlist verifies")
+    .payload
 }

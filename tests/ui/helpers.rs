@@ -176,40 +176,12 @@ impl TestApp {
         tx.commit().await.unwrap();
     }
 
-    /// The admin API's view of a version.
-    /// The signed allowlist of an audience, verified as a client pinned to the current root would.
+    /// Fetches and verifies the allowlist of `audience` as a client pinned to the current root.
     pub async fn verified_allowlist(
         &self,
         audience: &str,
     ) -> gatehouse::allowlist::AllowlistPayload {
-        let client = reqwest::Client::new();
-        let root = client
-            .get(format!("{}/v1/root.json", self.address))
-            .send()
-            .await
-            .unwrap()
-            .bytes()
-            .await
-            .unwrap();
-        let envelope = client
-            .get(format!("{}/v1/allowlist?audience={audience}", self.address))
-            .send()
-            .await
-            .unwrap()
-            .bytes()
-            .await
-            .unwrap();
-        let mut state = gatehouse::allowlist::ClientState::default();
-        gatehouse::allowlist::verify_allowlist(
-            &root,
-            &[],
-            &envelope,
-            audience,
-            &mut state,
-            chrono::Utc::now(),
-        )
-        .expect("the served allowlist verifies")
-        .payload
+        backends::verified_allowlist(&self.address, audience).await
     }
 
     /// Everything the admin API says about a version.
