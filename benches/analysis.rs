@@ -62,12 +62,23 @@ fn snapshot_of(tools: &[Tool], n: usize) -> Snapshot {
     }
 }
 
-/// Appends ` (v{i})` to every string inside a JSON value.
+/// Schema keywords whose values are vocabulary, not text: a server repeats
+/// them in every tool (`"type": "object"`), and changing them would turn
+/// every schema invalid and measure the error path instead.
+const KEYWORDS: &[&str] = &[
+    "type", "format", "$schema", "$ref", "$id", "pattern", "required",
+];
+
+/// Appends ` (v{i})` to every text string inside a JSON value (descriptions,
+/// titles, defaults, enum values, examples), leaving schema keywords alone.
 fn make_distinct(v: &mut serde_json::Value, i: usize) {
     match v {
         serde_json::Value::String(s) => s.push_str(&format!(" (v{i})")),
         serde_json::Value::Array(items) => items.iter_mut().for_each(|x| make_distinct(x, i)),
-        serde_json::Value::Object(map) => map.values_mut().for_each(|x| make_distinct(x, i)),
+        serde_json::Value::Object(map) => map
+            .iter_mut()
+            .filter(|(k, _)| !KEYWORDS.contains(&k.as_str()))
+            .for_each(|(_, x)| make_distinct(x, i)),
         _ => {}
     }
 }
@@ -75,6 +86,7 @@ fn make_distinct(v: &mut serde_json::Value, i: usize) {
 /// Bytes of capability text (every collected string) in a snapshot.
 fn text_bytes(snapshot: &Snapshot) -> u64 {
     collect::collect(snapshot)
+        .fields()
         .iter()
         .map(|f| f.text.len() as u64)
         .sum()

@@ -4,6 +4,8 @@
 //! descriptions, every string and property name inside `inputSchema` and
 //! `outputSchema`, annotations, prompt arguments and resource URIs.
 
+use std::fmt::Write as _;
+
 use serde_json::Value;
 
 use crate::snapshot::{Snapshot, Target, TargetKind};
@@ -22,12 +24,12 @@ pub enum FieldKind {
 }
 
 /// One string of the snapshot.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct TextField<'a> {
     /// The capability it belongs to.
-    pub target: Target,
+    pub target: &'a Target,
     /// Path inside the capability (`description`, `inputSchema.properties.x.description`).
-    pub field: String,
+    pub field: &'a str,
     /// The string itself, exactly as sent.
     pub text: &'a str,
     /// What kind of string it is.
@@ -41,208 +43,215 @@ const MAX_DEPTH: usize = 64;
 /// Schema keys whose values are not shown to a model (icons are data URIs).
 const SKIPPED_KEYS: &[&str] = &["icons"];
 
-/// Collects every text field of a snapshot.
-pub fn collect(snapshot: &Snapshot) -> Vec<TextField<'_>> {
-    let mut out = Vec::new();
-    let server = Target::server();
-    if let Some(instructions) = &snapshot.instructions {
-        push(
-            &mut out,
-            &server,
-            "instructions".into(),
-            instructions,
-            FieldKind::Prose,
-        );
-    }
-    if let Some(info) = &snapshot.server_info {
-        push(
-            &mut out,
-            &server,
-            "serverInfo.name".into(),
-            &info.name,
-            FieldKind::Name,
-        );
-        if let Some(t) = &info.title {
-            push(
-                &mut out,
-                &server,
-                "serverInfo.title".into(),
-                t,
-                FieldKind::Prose,
-            );
-        }
-        for (k, v) in &info.extra {
-            if !SKIPPED_KEYS.contains(&k.as_str()) {
-                walk(
-                    &mut out,
-                    &server,
-                    &key_path("serverInfo", k),
-                    v,
-                    FieldKind::Prose,
-                    0,
-                );
-            }
-        }
-    }
-    for tool in &snapshot.tools {
-        let t = Target::new(TargetKind::Tool, &tool.name);
-        push(&mut out, &t, "name".into(), &tool.name, FieldKind::Name);
-        opt(&mut out, &t, "title", tool.title.as_deref());
-        opt(&mut out, &t, "description", tool.description.as_deref());
-        for (key, schema) in [
-            ("inputSchema", &tool.input_schema),
-            ("outputSchema", &tool.output_schema),
-        ] {
-            if let Some(s) = schema {
-                walk(&mut out, &t, key, s, FieldKind::Prose, 0);
-            }
-        }
-        if let Some(a) = &tool.annotations {
-            walk(&mut out, &t, "annotations", a, FieldKind::Prose, 0);
-        }
-    }
-    for r in &snapshot.resources {
-        let t = Target::new(TargetKind::Resource, &r.name);
-        push(&mut out, &t, "uri".into(), &r.uri, FieldKind::Uri);
-        push(&mut out, &t, "name".into(), &r.name, FieldKind::Name);
-        opt(&mut out, &t, "title", r.title.as_deref());
-        opt(&mut out, &t, "description", r.description.as_deref());
-    }
-    for r in &snapshot.resource_templates {
-        let t = Target::new(TargetKind::ResourceTemplate, &r.name);
-        push(
-            &mut out,
-            &t,
-            "uriTemplate".into(),
-            &r.uri_template,
-            FieldKind::Uri,
-        );
-        push(&mut out, &t, "name".into(), &r.name, FieldKind::Name);
-        opt(&mut out, &t, "title", r.title.as_deref());
-        opt(&mut out, &t, "description", r.description.as_deref());
-    }
-    for p in &snapshot.prompts {
-        let t = Target::new(TargetKind::Prompt, &p.name);
-        push(&mut out, &t, "name".into(), &p.name, FieldKind::Name);
-        opt(&mut out, &t, "title", p.title.as_deref());
-        opt(&mut out, &t, "description", p.description.as_deref());
-        for (i, a) in p.arguments.iter().flatten().enumerate() {
-            push(
-                &mut out,
-                &t,
-                format!("arguments[{i}].name"),
-                &a.name,
-                FieldKind::Name,
-            );
-            if let Some(title) = &a.title {
-                push(
-                    &mut out,
-                    &t,
-                    format!("arguments[{i}].title"),
-                    title,
-                    FieldKind::Prose,
-                );
-            }
-            if let Some(d) = &a.description {
-                push(
-                    &mut out,
-                    &t,
-                    format!("arguments[{i}].description"),
-                    d,
-                    FieldKind::Prose,
-                );
-            }
-        }
-    }
-    out
+/// Every string of a snapshot. A snapshot has tens of thousands of them, so
+/// targets are stored once per capability and all paths share one buffer;
+/// [`Collected::fields`] hands out borrowed views.
+#[derive(Debug, Default)]
+pub struct Collected<'a> {
+    targets: Vec<Target>,
+    paths: String,
+    items: Vec<Item<'a>>,
 }
 
-fn push<'a>(
-    out: &mut Vec<TextField<'a>>,
-    target: &Target,
-    field: String,
+#[derive(Debug)]
+struct Item<'a> {
+    target: usize,
+    path: std::ops::Range<usize>,
     text: &'a str,
     kind: FieldKind,
-) {
-    if !text.is_empty() {
-        out.push(TextField {
-            target: target.clone(),
-            field,
+}
+
+impl Collected<'_> {
+    /// Every field, in snapshot order.
+    pub fn fields(&self) -> Vec<TextField<'_>> {
+        self.items
+            .iter()
+            .map(|i| TextField {
+                target: &self.targets[i.target],
+                field: &self.paths[i.path.clone()],
+                text: i.text,
+                kind: i.kind,
+            })
+            .collect()
+    }
+}
+
+/// Builds a [`Collected`]: `path` is the path of the value being visited,
+/// grown and cut back as the walk descends and returns.
+struct Collector<'a> {
+    out: Collected<'a>,
+    path: String,
+}
+
+impl<'a> Collector<'a> {
+    /// Starts a capability; later fields belong to it.
+    fn target(&mut self, t: Target) -> usize {
+        self.out.targets.push(t);
+        self.out.targets.len() - 1
+    }
+
+    /// Records `text` at the current path.
+    fn push(&mut self, target: usize, text: &'a str, kind: FieldKind) {
+        if text.is_empty() {
+            return;
+        }
+        let start = self.out.paths.len();
+        self.out.paths.push_str(&self.path);
+        self.out.items.push(Item {
+            target,
+            path: start..self.out.paths.len(),
             text,
             kind,
         });
     }
+
+    /// Records `text` at the fixed path `field`.
+    fn field(&mut self, target: usize, field: &str, text: &'a str, kind: FieldKind) {
+        self.path.clear();
+        self.path.push_str(field);
+        self.push(target, text, kind);
+    }
+
+    fn opt(&mut self, target: usize, field: &str, text: Option<&'a str>) {
+        if let Some(t) = text {
+            self.field(target, field, t, FieldKind::Prose);
+        }
+    }
+
+    /// Walks a JSON value at the current path, collecting every string and
+    /// every property name. `key` is the key the value sits under, if any.
+    fn walk(&mut self, target: usize, v: &'a Value, key: Option<&str>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match v {
+            Value::String(s) => self.push(target, s, FieldKind::Prose),
+            Value::Array(items) => {
+                let len = self.path.len();
+                for (i, item) in items.iter().enumerate() {
+                    let _ = write!(self.path, "[{i}]");
+                    self.walk(target, item, None, depth + 1);
+                    self.path.truncate(len);
+                }
+            }
+            Value::Object(map) => {
+                // Property names are chosen by the server and shown to the
+                // model as argument names, so they are analysed too.
+                let names_schemas = key.is_some_and(is_property_map);
+                let len = self.path.len();
+                for (k, item) in map {
+                    if SKIPPED_KEYS.contains(&k.as_str()) {
+                        continue;
+                    }
+                    push_key(&mut self.path, k);
+                    if names_schemas {
+                        self.push(target, k, FieldKind::SchemaKey);
+                    }
+                    self.walk(target, item, Some(k), depth + 1);
+                    self.path.truncate(len);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
-fn opt<'a>(out: &mut Vec<TextField<'a>>, target: &Target, field: &str, text: Option<&'a str>) {
-    if let Some(t) = text {
-        push(out, target, field.into(), t, FieldKind::Prose);
+/// Collects every text field of a snapshot.
+pub fn collect(snapshot: &Snapshot) -> Collected<'_> {
+    let mut c = Collector {
+        out: Collected::default(),
+        path: String::new(),
+    };
+    let server = c.target(Target::server());
+    c.opt(server, "instructions", snapshot.instructions.as_deref());
+    if let Some(info) = &snapshot.server_info {
+        c.field(server, "serverInfo.name", &info.name, FieldKind::Name);
+        c.opt(server, "serverInfo.title", info.title.as_deref());
+        for (k, v) in &info.extra {
+            if !SKIPPED_KEYS.contains(&k.as_str()) {
+                c.path.clear();
+                c.path.push_str("serverInfo");
+                push_key(&mut c.path, k);
+                c.walk(server, v, Some(k), 0);
+            }
+        }
     }
+    for tool in &snapshot.tools {
+        let t = c.target(Target::new(TargetKind::Tool, &tool.name));
+        c.field(t, "name", &tool.name, FieldKind::Name);
+        c.opt(t, "title", tool.title.as_deref());
+        c.opt(t, "description", tool.description.as_deref());
+        for (key, schema) in [
+            ("inputSchema", &tool.input_schema),
+            ("outputSchema", &tool.output_schema),
+            ("annotations", &tool.annotations),
+        ] {
+            if let Some(s) = schema {
+                c.path.clear();
+                c.path.push_str(key);
+                c.walk(t, s, Some(key), 0);
+            }
+        }
+    }
+    for r in &snapshot.resources {
+        let t = c.target(Target::new(TargetKind::Resource, &r.name));
+        c.field(t, "uri", &r.uri, FieldKind::Uri);
+        c.field(t, "name", &r.name, FieldKind::Name);
+        c.opt(t, "title", r.title.as_deref());
+        c.opt(t, "description", r.description.as_deref());
+    }
+    for r in &snapshot.resource_templates {
+        let t = c.target(Target::new(TargetKind::ResourceTemplate, &r.name));
+        c.field(t, "uriTemplate", &r.uri_template, FieldKind::Uri);
+        c.field(t, "name", &r.name, FieldKind::Name);
+        c.opt(t, "title", r.title.as_deref());
+        c.opt(t, "description", r.description.as_deref());
+    }
+    for p in &snapshot.prompts {
+        let t = c.target(Target::new(TargetKind::Prompt, &p.name));
+        c.field(t, "name", &p.name, FieldKind::Name);
+        c.opt(t, "title", p.title.as_deref());
+        c.opt(t, "description", p.description.as_deref());
+        for (i, a) in p.arguments.iter().flatten().enumerate() {
+            c.field(t, &format!("arguments[{i}].name"), &a.name, FieldKind::Name);
+            c.opt(t, &format!("arguments[{i}].title"), a.title.as_deref());
+            c.opt(
+                t,
+                &format!("arguments[{i}].description"),
+                a.description.as_deref(),
+            );
+        }
+    }
+    c.out
 }
 
 /// Appends an object key to a path: `a.b` for identifier-like keys, else
 /// `a["key with spaces"]` (JSON-escaped) so that every path is unambiguous.
-pub fn key_path(path: &str, key: &str) -> String {
+fn push_key(path: &mut String, key: &str) {
     let simple = !key.is_empty()
         && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '$'));
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'$'));
     if simple {
-        format!("{path}.{key}")
+        path.push('.');
+        path.push_str(key);
     } else {
-        format!("{path}[{}]", Value::String(key.to_string()))
+        path.push('[');
+        path.push_str(&Value::String(key.to_string()).to_string());
+        path.push(']');
     }
 }
 
-/// Walks a JSON value, collecting every string and every object key.
-fn walk<'a>(
-    out: &mut Vec<TextField<'a>>,
-    target: &Target,
-    path: &str,
-    v: &'a Value,
-    kind: FieldKind,
-    depth: usize,
-) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    match v {
-        Value::String(s) => push(out, target, path.to_string(), s, kind),
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                walk(out, target, &format!("{path}[{i}]"), item, kind, depth + 1);
-            }
-        }
-        Value::Object(map) => {
-            for (k, item) in map {
-                if SKIPPED_KEYS.contains(&k.as_str()) {
-                    continue;
-                }
-                let p = key_path(path, k);
-                // Property names are chosen by the server and shown to the
-                // model as argument names, so they are analysed too.
-                if is_property_map(path) {
-                    push(out, target, p.clone(), k, FieldKind::SchemaKey);
-                }
-                walk(out, target, &p, item, kind, depth + 1);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Whether the object at `path` maps names to schemas (`properties` and friends).
-fn is_property_map(path: &str) -> bool {
-    let last = path.rsplit('.').next().unwrap_or(path);
-    path.len() > last.len()
-        && [
-            "properties",
-            "patternProperties",
-            "$defs",
-            "definitions",
-            "dependentSchemas",
-        ]
-        .contains(&last)
+/// Whether the object under `key` maps names to schemas (`properties` and friends).
+fn is_property_map(key: &str) -> bool {
+    [
+        "properties",
+        "patternProperties",
+        "$defs",
+        "definitions",
+        "dependentSchemas",
+    ]
+    .contains(&key)
 }
 
 #[cfg(test)]
@@ -259,7 +268,9 @@ mod tests {
                     "enum": ["e1"], "examples": ["ex"]}}}}]
         }))
         .unwrap();
-        let fields: Vec<String> = collect(&snap)
+        let collected = collect(&snap);
+        let fields: Vec<String> = collected
+            .fields()
             .into_iter()
             .map(|f| format!("{}={}", f.field, f.text))
             .collect();
@@ -282,8 +293,13 @@ mod tests {
 
     #[test]
     fn odd_keys_are_quoted_in_paths() {
-        assert_eq!(key_path("a", "b c"), "a[\"b c\"]");
-        assert_eq!(key_path("a", "b_c"), "a.b_c");
+        let key_path = |key: &str| {
+            let mut p = "a".to_string();
+            push_key(&mut p, key);
+            p
+        };
+        assert_eq!(key_path("b c"), "a[\"b c\"]");
+        assert_eq!(key_path("b_c"), "a.b_c");
     }
 
     #[test]
@@ -294,9 +310,10 @@ mod tests {
             "instructions": "i"
         }))
         .unwrap();
-        let fields: Vec<String> = collect(&snap).into_iter().map(|f| f.field).collect();
-        assert!(fields.contains(&"arguments[0].description".to_string()));
-        assert!(fields.contains(&"uri".to_string()));
-        assert!(fields.contains(&"instructions".to_string()));
+        let collected = collect(&snap);
+        let fields: Vec<&str> = collected.fields().into_iter().map(|f| f.field).collect();
+        assert!(fields.contains(&"arguments[0].description"));
+        assert!(fields.contains(&"uri"));
+        assert!(fields.contains(&"instructions"));
     }
 }

@@ -30,6 +30,13 @@ use collect::FieldKind;
 use normalize::Prepared;
 use rules::text::Subject;
 
+/// Hash map keyed by strings from the snapshot. `ahash` is several times
+/// faster than the standard SipHash on short keys, and its per-process
+/// random keys keep a hostile server from crafting colliding names.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
+/// Hash set counterpart of [`FastMap`].
+pub(crate) type FastSet<K> = std::collections::HashSet<K, ahash::RandomState>;
+
 /// What the analysis knows beyond the snapshot: already-approved servers.
 ///
 /// Leave out the server being analysed itself (a rescan of an approved
@@ -61,15 +68,16 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
         .unwrap_or_default();
     let mut sink = rules::Sink::new(rules);
     let names = rules::Names::of(snapshot, &ctx.approved_tools);
-    let fields = collect::collect(snapshot);
+    let collected = collect::collect(snapshot);
+    let fields = collected.fields();
     // Servers repeat strings ("Repository owner" in every tool): a string
     // that yielded nothing once yields nothing again, since the text rules
     // depend only on the string, its kind and the server-wide names.
     // Only short strings repeat in practice; hashing long ones costs more than it saves.
     // Sized up front: growing it rehashed every key. The entry API hashes a
     // string once for both the lookup and the insertion.
-    let mut clean: std::collections::HashMap<(FieldKind, &str), ()> =
-        std::collections::HashMap::with_capacity(fields.len());
+    let mut clean: FastMap<(FieldKind, &str), ()> =
+        FastMap::with_capacity_and_hasher(fields.len(), ahash::RandomState::new());
     for field in &fields {
         let cacheable = field.text.len() <= MAX_CACHED_BYTES;
         let slot = if cacheable {

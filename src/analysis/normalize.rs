@@ -107,10 +107,7 @@ impl<'a> Prepared<'a> {
         let original = truncate(text, MAX_TEXT_BYTES);
         // Fast path for the common case, printable ASCII: the plain text is
         // the lower-cased original and offsets map one to one (empty map).
-        if original
-            .bytes()
-            .all(|b| matches!(b, b' '..=b'~' | b'\t' | b'\n' | b'\r'))
-        {
+        if printable_ascii(original.as_bytes()) {
             return Prepared {
                 original,
                 plain: original.to_ascii_lowercase(),
@@ -210,6 +207,25 @@ impl<'a> Prepared<'a> {
         }
         out
     }
+}
+
+/// Whether every byte is printable ASCII, a tab or a line break. Runs on
+/// every string of every snapshot, so it is written to vectorise: a
+/// branch-free test per byte, folded over fixed-size chunks.
+fn printable_ascii(bytes: &[u8]) -> bool {
+    let bad = |b: u8| -> u8 {
+        u8::from(b.wrapping_sub(b' ') > b'~' - b' ')
+            & u8::from(b != b'\t')
+            & u8::from(b != b'\n')
+            & u8::from(b != b'\r')
+    };
+    let mut chunks = bytes.chunks_exact(64);
+    for chunk in &mut chunks {
+        if chunk.iter().fold(0u8, |acc, &b| acc | bad(b)) != 0 {
+            return false;
+        }
+    }
+    chunks.remainder().iter().fold(0u8, |acc, &b| acc | bad(b)) == 0
 }
 
 /// Cuts `s` to at most `max` bytes at a character boundary.
@@ -472,9 +488,48 @@ static HEX_BLOB: LazyLock<Regex> =
 /// Largest blob decoded; longer ones are decoded up to this size.
 const MAX_BLOB: usize = 64 * 1024;
 
+/// The longest run of base64-alphabet bytes and the number of hex digits in
+/// `text`: a base64 blob needs a run of 20, a hex blob 32 digits, and most
+/// strings have neither, so the blob regexes need not run at all.
+fn blob_bounds(text: &str) -> (usize, usize) {
+    let (mut longest, mut run, mut hex) = (0usize, 0usize, 0usize);
+    for &b in text.as_bytes() {
+        let class = BLOB_CLASS[usize::from(b)];
+        // Branch-free: the run restarts at zero on any byte outside the alphabet.
+        run = (run + 1) * usize::from(class & BASE64_BYTE);
+        longest = longest.max(run);
+        hex += usize::from((class & HEX_BYTE) >> 1);
+    }
+    (longest, hex)
+}
+
+/// Class bit of the bytes of the base64 alphabets (standard and URL-safe).
+const BASE64_BYTE: u8 = 1;
+/// Class bit of hex digits.
+const HEX_BYTE: u8 = 2;
+
+/// [`BASE64_BYTE`] and [`HEX_BYTE`] of every byte.
+static BLOB_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'_' | b'-') {
+            t[b] |= BASE64_BYTE;
+        }
+        if c.is_ascii_hexdigit() {
+            t[b] |= HEX_BYTE;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// Decodes base64 and hex blobs that turn out to be readable text.
 fn decode_blobs(text: &str, out: &mut Vec<Hidden>) {
-    for m in BASE64_BLOB.find_iter(text) {
+    let (longest_run, hex_digits) = blob_bounds(text);
+    let base64 = (longest_run >= 20).then(|| BASE64_BLOB.find_iter(text));
+    for m in base64.into_iter().flatten() {
         let blob = truncate(m.as_str(), MAX_BLOB);
         // Plain words and identifiers are not base64 even when they could
         // decode: require the mix of cases or digits that real encodings have.
@@ -503,7 +558,8 @@ fn decode_blobs(text: &str, out: &mut Vec<Hidden>) {
             });
         }
     }
-    for m in HEX_BLOB.find_iter(text) {
+    let hex = (hex_digits >= 32).then(|| HEX_BLOB.find_iter(text));
+    for m in hex.into_iter().flatten() {
         let digits: String = m.as_str().chars().filter(char::is_ascii_hexdigit).collect();
         let digits = &digits[..digits.len() - digits.len() % 2];
         if let Some(text) = hex::decode(truncate(digits, MAX_BLOB))

@@ -586,87 +586,140 @@ pub fn regex(pattern: &str) -> Regex {
 
 /// All phrases compiled once, with a literal prefilter.
 ///
-/// Running ~130 regexes over every short string costs more in per-search
-/// overhead than in matching. Instead, the literals that every match of a
-/// pattern must start (or end) with are extracted from its syntax tree and
-/// put into one Aho-Corasick automaton: one pass over a text tells which
-/// patterns can match at all (a pattern with both sets needs a literal of
-/// each). Patterns with neither a useful prefix nor suffix set always run.
+/// Running ~120 regexes over every short string costs more in per-search
+/// overhead than in matching. Instead, literals that every match of a
+/// pattern must contain are extracted from its syntax tree — the literals a
+/// match starts with, those it ends with, and, for patterns whose ends are
+/// too vague (`(?:^|[.!?]\s*)(?:system|developer|…):`), those of one required
+/// piece in the middle — and put into one Aho-Corasick automaton. One pass
+/// over a text tells which patterns can match at all: a pattern runs only
+/// where a literal of every set it has occurs.
 pub struct Compiled {
     /// Every phrase of every language with its regex, compiled on first use
     /// (a process that scans one snapshot needs only the phrases whose
-    /// prefixes occurred, and compiling all of them costs milliseconds).
+    /// literals occurred, and compiling all of them costs milliseconds).
     pub each: Vec<(Kind, &'static str, OnceLock<Regex>)>,
-    /// Required literals (prefixes and suffixes) of the patterns that have them.
-    prefixes: aho_corasick::AhoCorasick,
-    /// For each literal, the pattern it belongs to and whether it is one of
-    /// its prefixes ([`PREFIX`]) or suffixes ([`SUFFIX`]).
-    literal_owner: Vec<(usize, u8)>,
-    /// For each pattern, the literal sides it has ([`PREFIX`] | [`SUFFIX`]):
-    /// it can match only where a literal of every side it has occurs.
+    /// Required literals of the patterns that have them.
+    literals: aho_corasick::AhoCorasick,
+    /// For each distinct literal, the patterns it belongs to and which of
+    /// their sets ([`PREFIX`], [`SUFFIX`], [`INNER`]) it is in.
+    literal_owners: Vec<Vec<(usize, u8)>>,
+    /// For each pattern, the literal sets it has: it can match only where a
+    /// literal of every one occurs.
     needs: Vec<u8>,
-    /// Patterns that must always run.
+    /// Patterns that must always run (no useful literal set).
     always: Vec<usize>,
 }
 
 /// Literal sets of a pattern: every match starts with one of its prefix
-/// literals and ends with one of its suffix literals. A side is `None` when
-/// its set is infinite or not useful (a one-byte literal such as a space
-/// occurs in every text).
+/// literals, ends with one of its suffix literals, and contains one of its
+/// inner literals. A set is `None` when it is infinite or not useful (a
+/// one-byte literal such as a space occurs in every text).
 struct Required {
     prefixes: Option<Vec<Vec<u8>>>,
     suffixes: Option<Vec<Vec<u8>>>,
+    inner: Option<Vec<Vec<u8>>>,
 }
 
-/// The literal prefixes and suffixes of `pattern` (see [`Required`]).
+/// The literals every match of `hir` starts (or ends) with, if few and long enough.
+fn literal_set(
+    hir: &regex_syntax::hir::Hir,
+    kind: regex_syntax::hir::literal::ExtractKind,
+) -> Option<Vec<Vec<u8>>> {
+    use regex_syntax::hir::literal::Extractor;
+    // Short literal sets keep start-up cheap (this runs once per process
+    // for every phrase) and are selective enough.
+    let seq = Extractor::new()
+        .kind(kind)
+        .limit_class(4)
+        .limit_repeat(2)
+        .limit_literal_len(10)
+        .limit_total(64)
+        .extract(hir);
+    let lits: Vec<Vec<u8>> = seq
+        .literals()?
+        .iter()
+        .map(|l| l.as_bytes().to_vec())
+        .collect();
+    let shortest = lits.iter().map(Vec::len).min()?;
+    // One-byte literals (a space, a dot) occur in every text: no filter at all.
+    (shortest >= 2).then_some(lits)
+}
+
+/// The most selective literal set that some piece of a concatenation must
+/// contain: every match of the whole contains a match of each piece, so it
+/// contains one of that piece's prefix literals.
+fn inner_literals(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
+    use regex_syntax::hir::HirKind;
+    use regex_syntax::hir::literal::ExtractKind;
+    match hir.kind() {
+        HirKind::Capture(c) => inner_literals(&c.sub),
+        HirKind::Concat(pieces) => pieces
+            .iter()
+            .filter_map(|p| literal_set(p, ExtractKind::Prefix).or_else(|| inner_literals(p)))
+            // Longer literals are rarer; among equals, fewer literals.
+            .max_by_key(|set| {
+                let shortest = set.iter().map(Vec::len).min().unwrap_or(0);
+                (shortest.min(6), std::cmp::Reverse(set.len()))
+            }),
+        _ => None,
+    }
+}
+
+/// The literal sets of `pattern` (see [`Required`]).
 fn required_literals(pattern: &str) -> Required {
-    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    use regex_syntax::hir::literal::ExtractKind;
     let Ok(hir) = regex_syntax::ParserBuilder::new().build().parse(pattern) else {
         return Required {
             prefixes: None,
             suffixes: None,
+            inner: None,
         };
     };
-    let side = |kind: ExtractKind| -> Option<Vec<Vec<u8>>> {
-        // Short literal sets keep start-up cheap (this runs once per
-        // process for every phrase) and are selective enough.
-        let seq = Extractor::new()
-            .kind(kind)
-            .limit_class(4)
-            .limit_repeat(2)
-            .limit_literal_len(10)
-            .limit_total(64)
-            .extract(&hir);
-        let lits: Vec<Vec<u8>> = seq
-            .literals()?
-            .iter()
-            .map(|l| l.as_bytes().to_vec())
-            .collect();
-        let shortest = lits.iter().map(Vec::len).min()?;
-        // One-byte literals (a space, a dot) occur in every text: no filter at all.
-        (shortest >= 2).then_some(lits)
-    };
+    let prefixes = literal_set(&hir, ExtractKind::Prefix);
+    let suffixes = literal_set(&hir, ExtractKind::Suffix);
+    // A required middle piece ("instead of" in "always use X instead of")
+    // is often rarer than either end, and the only filter where both ends
+    // are vague; a set equal to an end's adds nothing.
+    let inner = inner_literals(&hir)
+        .filter(|set| Some(set) != prefixes.as_ref() && Some(set) != suffixes.as_ref());
     Required {
-        prefixes: side(ExtractKind::Prefix),
-        suffixes: side(ExtractKind::Suffix),
+        prefixes,
+        suffixes,
+        inner,
     }
 }
 
 /// The compiled phrase tables.
 pub static PHRASES: LazyLock<Compiled> = LazyLock::new(|| {
     let all: Vec<&Phrase> = LANGUAGES.iter().flat_map(|(_, t)| t.iter()).collect();
+    // Phrases share many literals ("always", "must"): each distinct one is
+    // searched for once and reported to all its owners.
+    let mut literal_ids: std::collections::HashMap<Vec<u8>, usize> = Default::default();
     let mut literals: Vec<Vec<u8>> = Vec::new();
-    let mut literal_owner = Vec::new();
+    let mut literal_owners: Vec<Vec<(usize, u8)>> = Vec::new();
     let mut always = Vec::new();
     let mut needs = Vec::with_capacity(all.len());
     for (i, p) in all.iter().enumerate() {
         let req = required_literals(&ascii_boundaries(p.pattern));
         let mut need = 0u8;
-        for (bit, lits) in [(PREFIX, req.prefixes), (SUFFIX, req.suffixes)] {
+        for (bit, lits) in [
+            (PREFIX, req.prefixes),
+            (SUFFIX, req.suffixes),
+            (INNER, req.inner),
+        ] {
             if let Some(lits) = lits {
                 need |= bit;
-                literal_owner.extend(std::iter::repeat_n((i, bit), lits.len()));
-                literals.extend(lits);
+                for lit in lits {
+                    let id = *literal_ids.entry(lit.clone()).or_insert_with(|| {
+                        literals.push(lit);
+                        literal_owners.push(Vec::new());
+                        literals.len() - 1
+                    });
+                    if !literal_owners[id].contains(&(i, bit)) {
+                        literal_owners[id].push((i, bit));
+                    }
+                }
             }
         }
         if need == 0 {
@@ -674,15 +727,20 @@ pub static PHRASES: LazyLock<Compiled> = LazyLock::new(|| {
         }
         needs.push(need);
     }
-    let prefixes = aho_corasick::AhoCorasick::new(&literals).expect("prefix automaton builds");
+    let literals = aho_corasick::AhoCorasick::builder()
+        // A contiguous NFA: as fast here as a DFA, at a twentieth of the
+        // memory (a DFA of these literals takes 7 MB and long to build).
+        .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
+        .build(&literals)
+        .expect("literal automaton builds");
     let each = all
         .iter()
         .map(|p| (p.kind, p.pattern, OnceLock::new()))
         .collect();
     Compiled {
         each,
-        prefixes,
-        literal_owner,
+        literals,
+        literal_owners,
         needs,
         always,
     }
@@ -692,15 +750,36 @@ pub static PHRASES: LazyLock<Compiled> = LazyLock::new(|| {
 const PREFIX: u8 = 1;
 /// A pattern's suffix literal occurred.
 const SUFFIX: u8 = 2;
+/// A pattern's inner literal occurred.
+const INNER: u8 = 4;
+
+/// Per-pattern bookkeeping of one prefilter pass, kept between calls so
+/// that a pass over a short text costs only the patterns it touched.
+#[derive(Default)]
+struct Scratch {
+    /// Literal sets seen per pattern.
+    seen: Vec<u8>,
+    /// Earliest start of a prefix literal per pattern.
+    first_prefix: Vec<usize>,
+    /// Latest start of a suffix literal per pattern.
+    last_suffix: Vec<usize>,
+    /// Patterns with any literal seen in this pass.
+    touched: Vec<usize>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
 
 /// The phrases found in one plain text, by kind, with their byte ranges.
 #[derive(Debug, Default, Clone)]
 pub struct Matches {
     /// `(kind, start, end)` of every match, in no particular order.
     pub hits: Vec<(Kind, usize, usize)>,
-    /// Which patterns can match the text (from one prefilter pass, shared
-    /// by [`Matches::find_primary`] and [`Matches::add_ingredients`]).
-    candidates: Vec<bool>,
+    /// The patterns that can match the text, in table order (from one
+    /// prefilter pass, shared by [`Matches::find_primary`] and
+    /// [`Matches::add_ingredients`]); `None` until the pass ran.
+    candidates: Option<Vec<usize>>,
 }
 
 impl Matches {
@@ -728,44 +807,56 @@ impl Matches {
     /// One prefilter pass: the patterns whose required literals all occur,
     /// a prefix literal no later than a suffix literal (a match starts with
     /// the one and ends with the other, so the suffix cannot start before
-    /// the prefix does).
-    fn candidates(plain: &str) -> Vec<bool> {
+    /// the prefix does), in table order.
+    fn candidates(plain: &str) -> Vec<usize> {
         let compiled = &*PHRASES;
         let n = compiled.each.len();
-        let mut seen = vec![0u8; n];
-        // Earliest start of a prefix literal, latest start of a suffix literal.
-        let mut first_prefix = vec![usize::MAX; n];
-        let mut last_suffix = vec![0usize; n];
-        for m in compiled.prefixes.find_overlapping_iter(plain) {
-            let (owner, side) = compiled.literal_owner[m.pattern().as_usize()];
-            seen[owner] |= side;
-            if side == PREFIX {
-                first_prefix[owner] = first_prefix[owner].min(m.start());
-            } else {
-                last_suffix[owner] = last_suffix[owner].max(m.start());
+        SCRATCH.with_borrow_mut(|s| {
+            if s.seen.len() != n {
+                s.seen = vec![0; n];
+                s.first_prefix = vec![usize::MAX; n];
+                s.last_suffix = vec![0; n];
             }
-        }
-        let mut candidate: Vec<bool> = (0..n)
-            .map(|i| {
+            for m in compiled.literals.find_overlapping_iter(plain) {
+                for &(owner, side) in &compiled.literal_owners[m.pattern().as_usize()] {
+                    if s.seen[owner] == 0 {
+                        s.touched.push(owner);
+                    }
+                    s.seen[owner] |= side;
+                    if side == PREFIX {
+                        s.first_prefix[owner] = s.first_prefix[owner].min(m.start());
+                    } else if side == SUFFIX {
+                        s.last_suffix[owner] = s.last_suffix[owner].max(m.start());
+                    }
+                }
+            }
+            let mut out = compiled.always.clone();
+            for &i in &s.touched {
                 let need = compiled.needs[i];
-                need != 0
-                    && seen[i] & need == need
-                    && (need != PREFIX | SUFFIX || first_prefix[i] <= last_suffix[i])
-            })
-            .collect();
-        for i in &compiled.always {
-            candidate[*i] = true;
-        }
-        candidate
+                let ends_ordered = need & (PREFIX | SUFFIX) != PREFIX | SUFFIX
+                    || s.first_prefix[i] <= s.last_suffix[i];
+                if s.seen[i] & need == need && ends_ordered {
+                    out.push(i);
+                }
+                // Leave the scratch clean for the next text.
+                s.seen[i] = 0;
+                s.first_prefix[i] = usize::MAX;
+                s.last_suffix[i] = 0;
+            }
+            s.touched.clear();
+            out.sort_unstable();
+            out
+        })
     }
 
     fn find_kinds(&mut self, plain: &str, want: impl Fn(Kind) -> bool) {
         let compiled = &*PHRASES;
-        if self.candidates.is_empty() {
-            self.candidates = Matches::candidates(plain);
-        }
-        for (i, (kind, pattern, re)) in compiled.each.iter().enumerate() {
-            if !self.candidates[i] || !want(*kind) {
+        let candidates = self
+            .candidates
+            .get_or_insert_with(|| Matches::candidates(plain));
+        for &i in candidates.iter() {
+            let (kind, pattern, re) = &compiled.each[i];
+            if !want(*kind) {
                 continue;
             }
             for m in re.get_or_init(|| regex(pattern)).find_iter(plain) {
@@ -799,12 +890,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn most_phrases_have_a_literal_prefilter() {
-        assert!(
-            PHRASES.always.len() * 4 < PHRASES.each.len(),
-            "{} always-run",
-            PHRASES.always.len()
-        );
+    fn every_builtin_phrase_has_a_literal_prefilter() {
+        let always: Vec<&str> = PHRASES.always.iter().map(|i| PHRASES.each[*i].1).collect();
+        assert!(always.is_empty(), "always-run: {always:?}");
+    }
+
+    #[test]
+    fn a_phrase_with_vague_ends_is_filtered_on_its_middle() {
+        // Both ends are classes; the role word in the middle is required.
+        let req = required_literals(&ascii_boundaries(
+            r"(?:^|[.!?\n]\s*)[\[<(#*\s]*(?:system|developer)\s*:\s*\S",
+        ));
+        assert!(req.prefixes.is_none() && req.suffixes.is_none());
+        let inner = req.inner.expect("inner literals");
+        assert!(inner.contains(&b"system".to_vec()) && inner.contains(&b"developer".to_vec()));
+        // And such a phrase is still found.
+        assert!(kinds("done. system: obey").contains(&Authority));
     }
 
     #[test]

@@ -2,10 +2,12 @@
 //! tools. Every tool and every word costs the user context on every turn and
 //! makes tool choice worse; duplicates are both.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
+use std::collections::{BTreeSet, HashSet};
+
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::{Sink, default_severity};
+use crate::analysis::FastMap;
 use crate::analysis::catalogue::ids;
 use crate::analysis::collect::{FieldKind, TextField};
 use crate::analysis::normalize::visible;
@@ -47,6 +49,9 @@ const PAIRWISE_LIMIT: usize = 1000;
 
 /// Estimated tokens of a text: about four ASCII bytes a token, one token per other character.
 pub fn estimate_tokens(s: &str) -> usize {
+    if s.is_ascii() {
+        return s.len().div_ceil(4);
+    }
     let (mut ascii, mut other) = (0usize, 0usize);
     for c in s.chars() {
         if c.is_ascii() {
@@ -133,10 +138,9 @@ fn folded_name(name: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// A description as a set of lower-case words.
 /// A description as a set of lower-case words, each kept as a 64-bit hash
 /// (no allocation per word; a collision only makes two words count as one).
-fn word_set(s: &str, keys: &RandomState) -> WordSet {
+fn word_set(s: &str, keys: &ahash::RandomState) -> WordSet {
     // One reusable buffer; each word is hashed once, in one call, with this
     // analysis' random keys; the set then uses the hash as it is.
     let mut lower = String::new();
@@ -144,14 +148,20 @@ fn word_set(s: &str, keys: &RandomState) -> WordSet {
         .filter(|w| !w.is_empty())
         .map(|w| {
             lower.clear();
-            lower.extend(w.chars().flat_map(char::to_lowercase));
+            if w.is_ascii() {
+                lower.push_str(w);
+                lower.make_ascii_lowercase();
+            } else {
+                lower.extend(w.chars().flat_map(char::to_lowercase));
+            }
             keys.hash_one(lower.as_str())
         })
         .collect()
 }
 
-/// A set of word hashes. The hashes come from SipHash with per-analysis
-/// random keys, so they are used as they are instead of being hashed again.
+/// A set of word hashes. The hashes come from a keyed hash with
+/// per-analysis random keys, so they are used as they are instead of being
+/// hashed again.
 type WordSet = HashSet<u64, BuildHasherDefault<Prehashed>>;
 
 /// Hasher for keys that already are random-keyed hashes.
@@ -185,50 +195,46 @@ fn jaccard(a: &WordSet, b: &WordSet) -> f64 {
 
 fn near_duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot, threshold: f64) {
     let tools = &snapshot.tools;
+    let n = tools.len();
     let names: Vec<BTreeSet<String>> = tools.iter().map(|t| folded_name(&t.name)).collect();
-    let keys = RandomState::new();
-    let descs: Vec<WordSet> = tools
-        .iter()
-        .map(|t| word_set(t.description.as_deref().unwrap_or_default(), &keys))
-        .collect();
-    let mut candidates: Vec<(usize, usize)> = Vec::new();
-    if tools.len() <= PAIRWISE_LIMIT {
-        for i in 0..tools.len() {
-            for j in i + 1..tools.len() {
-                candidates.push((i, j));
-            }
+    let keys = ahash::RandomState::new();
+    // Word sets are built on first use: above the pairwise limit only tools
+    // that share a folded name are ever compared.
+    let mut descs: Vec<Option<WordSet>> = vec![None; n];
+    let mut lower: Vec<Option<String>> = vec![None; n];
+    let mut reported = vec![false; n];
+    let mut pair = |i: usize, j: usize| {
+        if reported[j] || tools[i].name == tools[j].name {
+            return;
         }
-    } else {
-        let mut by_name: HashMap<&BTreeSet<String>, Vec<usize>> = HashMap::new();
-        for (i, n) in names.iter().enumerate() {
-            by_name.entry(n).or_default().push(i);
+        for k in [i, j] {
+            descs[k].get_or_insert_with(|| {
+                word_set(tools[k].description.as_deref().unwrap_or_default(), &keys)
+            });
         }
-        for group in by_name.values() {
-            for (a, &i) in group.iter().enumerate() {
-                candidates.extend(group[a + 1..].iter().map(|&j| (i, j)));
-            }
-        }
-    }
-    let lower: Vec<String> = tools.iter().map(|t| t.name.to_lowercase()).collect();
-    let mut reported: HashSet<usize> = HashSet::new();
-    for (i, j) in candidates {
-        if reported.contains(&j) || tools[i].name == tools[j].name {
-            continue;
-        }
+        let (Some(di), Some(dj)) = (&descs[i], &descs[j]) else {
+            return;
+        };
         // Cheapest tests first: most pairs differ in name and in description size.
         let same_name = !names[i].is_empty() && names[i] == names[j];
-        let (a, b) = (descs[i].len(), descs[j].len());
+        let (a, b) = (di.len(), dj.len());
         // A Jaccard index of 0.9 needs the smaller set to be at least 0.9 of the larger.
         let sizes_close = a >= 3 && b >= 3 && a.min(b) * 10 >= a.max(b) * 9;
-        let close_name = !same_name
-            && sizes_close
-            && strsim::normalized_levenshtein(&lower[i], &lower[j]) >= 0.7;
+        let close_name = !same_name && sizes_close && {
+            for k in [i, j] {
+                lower[k].get_or_insert_with(|| tools[k].name.to_lowercase());
+            }
+            let (Some(li), Some(lj)) = (&lower[i], &lower[j]) else {
+                return;
+            };
+            strsim::normalized_levenshtein(li, lj) >= 0.7
+        };
         if !same_name && !close_name {
-            continue;
+            return;
         }
-        let similarity = jaccard(&descs[i], &descs[j]);
+        let similarity = jaccard(di, dj);
         if (same_name && similarity >= threshold) || (close_name && similarity >= 0.9) {
-            reported.insert(j);
+            reported[j] = true;
             let t = Target::new(TargetKind::Tool, &tools[j].name);
             sink.add(
                 ids::BLT_DUPLICATES,
@@ -242,6 +248,29 @@ fn near_duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot, threshold: f64) {
                 ),
                 format!("{} ≈ {}", visible(&tools[j].name), visible(&tools[i].name)),
             );
+        }
+    };
+    if n <= PAIRWISE_LIMIT {
+        for i in 0..n {
+            for j in i + 1..n {
+                pair(i, j);
+            }
+        }
+    } else {
+        let mut by_name: FastMap<&BTreeSet<String>, Vec<usize>> = FastMap::default();
+        for (i, n) in names.iter().enumerate() {
+            by_name.entry(n).or_default().push(i);
+        }
+        let mut candidates: Vec<(usize, usize)> = Vec::new();
+        for group in by_name.values() {
+            for (a, &i) in group.iter().enumerate() {
+                candidates.extend(group[a + 1..].iter().map(|&j| (i, j)));
+            }
+        }
+        // The same order as the pairwise walk, whatever the map's order.
+        candidates.sort_unstable();
+        for (i, j) in candidates {
+            pair(i, j);
         }
     }
 }

@@ -34,13 +34,18 @@ pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hi
                 evidence,
             );
         };
-    for class in [
-        Invisible::Tag,
-        Invisible::Bidi,
-        Invisible::Ansi,
-        Invisible::Control,
-        Invisible::ZeroWidth,
-    ] {
+    let classes: &[Invisible] = if text.invisibles.is_empty() {
+        &[]
+    } else {
+        &[
+            Invisible::Tag,
+            Invisible::Bidi,
+            Invisible::Ansi,
+            Invisible::Control,
+            Invisible::ZeroWidth,
+        ]
+    };
+    for &class in classes {
         let spans: Vec<_> = text
             .invisibles
             .iter()
@@ -96,7 +101,11 @@ pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hi
             evidence_window(text.original, first.start..last.end),
         );
     }
-    if let Some(c) = HTML_COMMENT.find(text.original) {
+    // The literal check first: a regex search costs more to set up than
+    // most short strings cost to scan.
+    if let Some(c) = memchr::memmem::find(text.original.as_bytes(), b"<!--")
+        .and_then(|_| HTML_COMMENT.find(text.original))
+    {
         report(
             sink,
             ids::HID_COMMENT,
@@ -136,8 +145,32 @@ pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hi
 /// Finds a whitespace run of at least `min_chars` characters (or many
 /// newlines) followed by more text; returns its byte range.
 fn padding(text: &str, min_chars: usize) -> Option<(usize, usize)> {
+    // A run of N whitespace characters takes at least N bytes, and text
+    // must follow it.
+    if text.len() <= min_chars.min(PADDING_NEWLINES) {
+        return None;
+    }
     let mut run_start = None;
     let (mut chars, mut newlines) = (0usize, 0usize);
+    if text.is_ascii() {
+        // The same walk over bytes (ASCII: one byte, one character).
+        for (at, &b) in text.as_bytes().iter().enumerate() {
+            if char::from(b).is_whitespace() {
+                if run_start.is_none() {
+                    run_start = Some(at);
+                    chars = 0;
+                    newlines = 0;
+                }
+                chars += 1;
+                newlines += usize::from(b == b'\n');
+            } else if let Some(start) = run_start.take() {
+                if chars >= min_chars || newlines >= PADDING_NEWLINES {
+                    return Some((start, at));
+                }
+            }
+        }
+        return None;
+    }
     for (at, c) in text.char_indices() {
         if c.is_whitespace() {
             if run_start.is_none() {

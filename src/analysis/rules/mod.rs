@@ -13,18 +13,20 @@ pub mod protocol;
 pub mod schema;
 pub mod text;
 
-use std::collections::{HashMap, HashSet};
-
 use super::catalogue;
 use super::config::RulesConfig;
 use super::report::{Category, Finding, Severity};
+use super::{FastMap, FastSet};
 use crate::snapshot::{Snapshot, Target};
 
 /// Collects findings, applying configuration and de-duplicating.
 pub struct Sink<'c> {
     config: &'c RulesConfig,
     findings: Vec<Finding>,
-    index: HashMap<(String, Target, String), usize>,
+    /// Hash of (rule, target, field) → index of the first finding with that
+    /// key (see [`Sink::add_with_category`] for collisions).
+    index: FastMap<u64, usize>,
+    keys: ahash::RandomState,
     reports: usize,
 }
 
@@ -34,7 +36,8 @@ impl<'c> Sink<'c> {
         Sink {
             config,
             findings: Vec::new(),
-            index: HashMap::new(),
+            index: FastMap::default(),
+            keys: ahash::RandomState::new(),
             reports: 0,
         }
     }
@@ -79,6 +82,17 @@ impl<'c> Sink<'c> {
             return;
         }
         let severity = self.config.severity_for(rule, severity);
+        let same = |f: &Finding| f.rule == rule && f.target == *target && f.field == field;
+        let key = self.keys.hash_one((rule, target, field));
+        let existing = match self.index.get(&key) {
+            Some(&i) if same(&self.findings[i]) => Some(i),
+            // Two keys with one 64-bit hash: look the key up the slow way.
+            Some(_) => self.findings.iter().position(same),
+            None => None,
+        };
+        if existing.is_some_and(|i| self.findings[i].severity >= severity) {
+            return;
+        }
         let finding = Finding {
             rule: rule.to_string(),
             category,
@@ -88,12 +102,10 @@ impl<'c> Sink<'c> {
             message,
             evidence,
         };
-        let key = (rule.to_string(), target.clone(), field.to_string());
-        match self.index.get(&key) {
-            Some(&i) if self.findings[i].severity >= severity => {}
-            Some(&i) => self.findings[i] = finding,
+        match existing {
+            Some(i) => self.findings[i] = finding,
             None => {
-                self.index.insert(key, self.findings.len());
+                self.index.entry(key).or_insert(self.findings.len());
                 self.findings.push(finding);
             }
         }
@@ -124,16 +136,14 @@ pub fn default_severity(rule: &str) -> Severity {
 /// What the text rules need to know about the server as a whole.
 #[derive(Debug, Default)]
 pub struct Names {
-    /// The server's own tool, prompt and resource names, lower-cased.
-    pub own_capabilities: HashSet<String>,
     /// Every identifier the server itself defines (capability names, property
     /// names, enum values), lower-cased: a reference to one of these is not a
     /// reference to a foreign tool.
-    pub own_words: HashSet<String>,
+    pub own_words: FastSet<String>,
     /// `serverInfo.name`, lower-cased.
     pub server_name: String,
     /// Tools of approved servers, lower-cased name → server.
-    pub approved_tools: HashMap<String, String>,
+    pub approved_tools: FastMap<String, String>,
 }
 
 impl Names {
@@ -158,21 +168,21 @@ impl Names {
             .chain(snapshot.prompts.iter().map(|p| &p.name))
             .chain(snapshot.resources.iter().map(|r| &r.name))
             .chain(snapshot.resource_templates.iter().map(|r| &r.name));
+        let mut buf = String::new();
         for name in caps {
-            n.own_capabilities.insert(name.to_lowercase());
-            n.own_words.insert(name.to_lowercase());
+            insert_lower(&mut n.own_words, name, &mut buf);
         }
         for tool in &snapshot.tools {
             for schema in [&tool.input_schema, &tool.output_schema]
                 .into_iter()
                 .flatten()
             {
-                collect_words(schema, &mut n.own_words, 0);
+                collect_words(schema, &mut n.own_words, &mut buf, 0);
             }
         }
         for p in &snapshot.prompts {
             for a in p.arguments.iter().flatten() {
-                n.own_words.insert(a.name.to_lowercase());
+                insert_lower(&mut n.own_words, &a.name, &mut buf);
             }
         }
         n
@@ -185,25 +195,40 @@ impl Names {
     }
 }
 
+/// Inserts `s` lower-cased, allocating only for words not yet in the set
+/// (schemas repeat the same few keys in every tool).
+fn insert_lower(set: &mut FastSet<String>, s: &str, buf: &mut String) {
+    buf.clear();
+    if s.is_ascii() {
+        buf.push_str(s);
+        buf.make_ascii_lowercase();
+    } else {
+        buf.push_str(&s.to_lowercase());
+    }
+    if !set.contains(buf.as_str()) {
+        set.insert(buf.clone());
+    }
+}
+
 /// Property names and enum values of a schema, lower-cased.
-fn collect_words(v: &serde_json::Value, out: &mut HashSet<String>, depth: usize) {
+fn collect_words(v: &serde_json::Value, out: &mut FastSet<String>, buf: &mut String, depth: usize) {
     if depth > 64 {
         return;
     }
     match v {
         serde_json::Value::Object(map) => {
             for (k, item) in map {
-                out.insert(k.to_lowercase());
-                collect_words(item, out, depth + 1);
+                insert_lower(out, k, buf);
+                collect_words(item, out, buf, depth + 1);
             }
         }
         serde_json::Value::Array(items) => {
             for item in items {
-                collect_words(item, out, depth + 1);
+                collect_words(item, out, buf, depth + 1);
             }
         }
         serde_json::Value::String(s) if s.len() <= 128 && !s.contains(' ') => {
-            out.insert(s.to_lowercase());
+            insert_lower(out, s, buf);
         }
         _ => {}
     }

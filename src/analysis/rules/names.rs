@@ -2,17 +2,17 @@
 //! of approved tools), conflicts with approved servers, duplicate names,
 //! and naming and description quality.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
 use unicode_security::{MixedScript, skeleton};
 
 use super::{Sink, default_severity};
-use crate::analysis::Context;
 use crate::analysis::catalogue::ids;
 use crate::analysis::normalize::{evidence_window, visible};
 use crate::analysis::report::Severity;
+use crate::analysis::{Context, FastMap};
 use crate::snapshot::{Snapshot, Target, TargetKind};
 
 /// Verbs a tool name may start (or, in `resource_verb` style, end) with.
@@ -373,8 +373,28 @@ fn capability_names(snapshot: &Snapshot) -> Vec<Target> {
     out
 }
 
+/// The lower-cased TR39 skeleton of a name: what it looks like.
 fn skeleton_of(s: &str) -> String {
-    skeleton(s).collect::<String>().to_lowercase()
+    if !s.is_ascii() {
+        return skeleton(s).collect::<String>().to_lowercase();
+    }
+    // ASCII needs no first normalisation and has no ignorable characters,
+    // so its skeleton is the normalised concatenation of per-character
+    // prototypes, which are looked up once per process.
+    static ASCII_PROTOTYPES: LazyLock<Vec<String>> = LazyLock::new(|| {
+        (0u8..128)
+            .map(|b| skeleton(char::from(b).encode_utf8(&mut [0; 4])).collect())
+            .collect()
+    });
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        out.push_str(&ASCII_PROTOTYPES[usize::from(b)]);
+    }
+    if !out.is_ascii() {
+        use unicode_normalization::UnicodeNormalization;
+        out = out.nfd().collect();
+    }
+    out.to_lowercase()
 }
 
 /// Impersonation and conflict rules.
@@ -390,19 +410,27 @@ pub fn impersonation(sink: &mut Sink<'_>, snapshot: &Snapshot, ctx: &Context) {
         .iter()
         .filter(|(_, s)| s != own_server)
         .collect();
+    // Each approved tool's skeleton and lower-cased name (with its length in
+    // characters), computed once rather than once per capability.
+    let approved_skeletons: Vec<String> = approved.iter().map(|(t, _)| skeleton_of(t)).collect();
+    let approved_lower: Vec<(String, usize)> = approved
+        .iter()
+        .map(|(t, _)| {
+            let l = t.to_lowercase();
+            let n = l.chars().count();
+            (l, n)
+        })
+        .collect();
     let targets = capability_names(snapshot);
-    let mut skeletons: HashMap<String, Vec<&str>> = HashMap::new();
-    for t in &targets {
-        skeletons
-            .entry(skeleton_of(&t.name))
-            .or_default()
-            .push(&t.name);
+    let target_skeletons: Vec<String> = targets.iter().map(|t| skeleton_of(&t.name)).collect();
+    let mut skeletons: FastMap<&str, Vec<&str>> = FastMap::default();
+    for (t, sk) in targets.iter().zip(&target_skeletons) {
+        skeletons.entry(sk).or_default().push(&t.name);
     }
-    for t in &targets {
+    for (t, sk) in targets.iter().zip(&target_skeletons) {
         let name = t.name.as_str();
         if !name.is_ascii() {
-            let sk = skeleton_of(name);
-            if sk.is_ascii() && sk != name.to_lowercase() {
+            if sk.is_ascii() && *sk != name.to_lowercase() {
                 sink.add(
                     ids::IMP_CONFUSABLE,
                     Severity::High,
@@ -425,7 +453,7 @@ pub fn impersonation(sink: &mut Sink<'_>, snapshot: &Snapshot, ctx: &Context) {
                 );
             }
         }
-        if let Some(others) = skeletons.get(&skeleton_of(name)) {
+        if let Some(others) = skeletons.get(sk.as_str()) {
             if let Some(other) = others.iter().find(|o| **o != name) {
                 sink.add(
                     ids::IMP_CONFUSABLE,
@@ -443,7 +471,14 @@ pub fn impersonation(sink: &mut Sink<'_>, snapshot: &Snapshot, ctx: &Context) {
         if t.kind != TargetKind::Tool {
             continue;
         }
-        for (tool, server) in &approved {
+        let name_lower = name.to_lowercase();
+        let name_lower_len = name_lower.chars().count();
+        let long_enough = name.chars().count() >= 5;
+        for (((tool, server), tool_skeleton), (tool_lower, tool_lower_len)) in approved
+            .iter()
+            .zip(&approved_skeletons)
+            .zip(&approved_lower)
+        {
             if tool == name {
                 sink.add(
                     ids::CFL_TOOL,
@@ -456,7 +491,7 @@ pub fn impersonation(sink: &mut Sink<'_>, snapshot: &Snapshot, ctx: &Context) {
                     ),
                     visible(name),
                 );
-            } else if skeleton_of(tool) == skeleton_of(name) {
+            } else if tool_skeleton == sk {
                 sink.add(
                     ids::IMP_CONFUSABLE,
                     Severity::High,
@@ -469,8 +504,10 @@ pub fn impersonation(sink: &mut Sink<'_>, snapshot: &Snapshot, ctx: &Context) {
                     ),
                     visible_codepoints(name),
                 );
-            } else if name.chars().count() >= 5
-                && strsim::levenshtein(&tool.to_lowercase(), &name.to_lowercase()) == 1
+            } else if long_enough
+                // One edit changes the length by at most one character.
+                && tool_lower_len.abs_diff(name_lower_len) <= 1
+                && strsim::levenshtein(tool_lower, &name_lower) == 1
             {
                 sink.add(
                     ids::IMP_NEAR,
@@ -566,7 +603,9 @@ fn visible_codepoints(name: &str) -> String {
 
 /// Duplicate names within one list.
 pub fn duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot) {
-    let mut seen: HashMap<(TargetKind, &str), usize> = HashMap::new();
+    // Counted in first-seen order, so that findings come out in snapshot order.
+    let mut seen: FastMap<(TargetKind, &str), usize> = FastMap::default();
+    let mut order: Vec<((TargetKind, &str), usize)> = Vec::new();
     let all = snapshot
         .tools
         .iter()
@@ -590,9 +629,13 @@ pub fn duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot) {
                 .map(|x| (TargetKind::ResourceTemplate, x.name.as_str())),
         );
     for key in all {
-        *seen.entry(key).or_default() += 1;
+        let i = *seen.entry(key).or_insert_with(|| {
+            order.push((key, 0));
+            order.len() - 1
+        });
+        order[i].1 += 1;
     }
-    for ((kind, name), n) in seen {
+    for ((kind, name), n) in order {
         if n > 1 {
             sink.add(
                 ids::PRO_DUPLICATE,
@@ -753,6 +796,26 @@ mod tests {
         assert_eq!(style("listFiles"), Some("camelCase"));
         assert_eq!(style("list-files"), Some("kebab-case"));
         assert_eq!(style("search"), None);
+    }
+
+    #[test]
+    fn the_ascii_skeleton_shortcut_agrees_with_tr39() {
+        let mut samples: Vec<String> = (32u8..127).map(|b| char::from(b).to_string()).collect();
+        samples.extend(
+            [
+                "rn_files",
+                "get_0l1I|",
+                "`quote`",
+                "A-Za-z0-9_.~",
+                "modern",
+                "c1ose",
+            ]
+            .map(String::from),
+        );
+        for s in samples {
+            let full = skeleton(&s).collect::<String>().to_lowercase();
+            assert_eq!(skeleton_of(&s), full, "{s:?}");
+        }
     }
 
     #[test]

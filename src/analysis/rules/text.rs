@@ -218,24 +218,57 @@ fn tool_refs(plain: &str, range: Range<usize>) -> Vec<ToolRef> {
         .collect()
 }
 
+/// Characters and words whose presence decides which rules can apply to a
+/// text; [`Marks::of`] finds them all in one pass.
+const MARKS: [&str; 9] = [
+    "_",
+    "@",
+    "#",
+    "//",
+    "server",
+    "integration",
+    "plugin",
+    "extension",
+    "connector",
+];
+
+static MARKS_AUTOMATON: LazyLock<aho_corasick::AhoCorasick> =
+    LazyLock::new(|| aho_corasick::AhoCorasick::new(MARKS).expect("marks automaton builds"));
+
+/// Which of [`MARKS`] a text contains.
+#[derive(Debug, Clone, Copy, Default)]
+struct Marks {
+    /// `_`, `@` or `#`: a tool name, an address or a channel.
+    reference: bool,
+    /// `//`: a URL.
+    url: bool,
+    /// A word naming another server ("server", "plugin", …).
+    server: bool,
+}
+
+impl Marks {
+    fn of(plain: &str) -> Marks {
+        let mut marks = Marks::default();
+        // No mark is part of another, so leftmost matches miss none.
+        for m in MARKS_AUTOMATON.find_iter(plain) {
+            match m.pattern().as_usize() {
+                0..=2 => marks.reference = true,
+                3 => marks.url = true,
+                _ => marks.server = true,
+            }
+        }
+        marks
+    }
+}
+
 /// Runs every prose rule over one subject.
 pub fn check(sink: &mut Sink<'_>, names: &Names, subject: &Subject<'_, '_>) {
     let plain = subject.text.plain.as_str();
+    let marks = Marks::of(plain);
     let mut m = Matches::find_primary(plain);
     // Ingredients (transfer verbs, directives) only matter next to a primary
     // phrase, a tool reference or a destination; most texts have none.
-    let structural = plain.contains(['_', '@', '#'])
-        || [
-            "//",
-            "server",
-            "integration",
-            "plugin",
-            "extension",
-            "connector",
-        ]
-        .iter()
-        .any(|w| plain.contains(w));
-    if !m.hits.is_empty() || structural {
+    if !m.hits.is_empty() || marks.reference || marks.url || marks.server {
         m.add_ingredients(plain);
     }
     single_phrases(sink, subject, &m);
@@ -243,9 +276,14 @@ pub fn check(sink: &mut Sink<'_>, names: &Names, subject: &Subject<'_, '_>) {
     preference(sink, names, subject, &m);
     sensitive_data(sink, subject, &m);
     context_requests(sink, subject, &m);
-    urls(sink, subject, &m);
-    send_to(sink, names, subject, &m);
-    shadowing(sink, names, subject, &m);
+    if marks.url {
+        urls(sink, subject, &m);
+    }
+    // Every destination has a `#`, `@`, `_` or `://`.
+    if marks.reference || (marks.url && plain.contains("://")) {
+        send_to(sink, names, subject, &m);
+    }
+    shadowing(sink, names, subject, &m, marks);
     extra_rules(sink, subject);
 }
 
@@ -459,9 +497,6 @@ fn context_requests(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
 
 fn urls(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
     let plain = s.text.plain.as_str();
-    if !plain.contains("//") {
-        return;
-    }
     let reply = m.first(Kind::ReplyInjection).is_some();
     for c in MD_IMAGE.captures_iter(plain) {
         let (whole, url) = (c.get(0).expect("match"), c.get(1).expect("group"));
@@ -521,10 +556,6 @@ fn urls(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
 
 fn send_to(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matches) {
     let plain = s.text.plain.as_str();
-    // Every destination has one of these; skip the regexes when none occurs.
-    if !plain.contains(['#', '@', '_']) && !plain.contains("://") {
-        return;
-    }
     for re in [&*SEND_TO, &*SEND_TO_ZH] {
         for c in re.captures_iter(plain) {
             let (whole, dest) = (c.get(0).expect("match"), c.get(1).expect("group"));
@@ -552,7 +583,7 @@ fn send_to(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matches)
     }
 }
 
-fn shadowing(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matches) {
+fn shadowing(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matches, marks: Marks) {
     let plain = s.text.plain.as_str();
     let own_server = |server: &str| {
         matches!(
@@ -562,9 +593,7 @@ fn shadowing(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matche
             && (names.server_name.contains(server) || server.contains(names.server_name.as_str())))
     };
     let mut explicit = Vec::new();
-    let names_a_server = ["server", "integration", "plugin", "extension", "connector"]
-        .iter()
-        .any(|w| plain.contains(w));
+    let names_a_server = marks.server;
     for c in TOOL_OF_SERVER.captures_iter(if names_a_server { plain } else { "" }) {
         explicit.push((c.get(0).expect("match").range(), c[2].to_string()));
     }
