@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use crate::analysis::HashSet64;
 use crate::snapshot::{Snapshot, Target, TargetKind};
 
 /// What kind of string a field holds; rules pick the kinds they apply to.
@@ -51,6 +52,8 @@ pub struct Collected<'a> {
     targets: Vec<Target>,
     paths: String,
     items: Vec<Item<'a>>,
+    /// Every key and enum value of the tools' schemas (see [`OwnWords`]).
+    schema_words: OwnWords,
 }
 
 #[derive(Debug)]
@@ -62,6 +65,12 @@ struct Item<'a> {
 }
 
 impl Collected<'_> {
+    /// The words of the tools' schemas (for [`crate::analysis::rules::Names`]),
+    /// leaving an empty set behind.
+    pub fn take_schema_words(&mut self) -> OwnWords {
+        std::mem::take(&mut self.schema_words)
+    }
+
     /// Every field, in snapshot order.
     pub fn fields(&self) -> Vec<TextField<'_>> {
         self.items
@@ -120,17 +129,24 @@ impl<'a> Collector<'a> {
 
     /// Walks a JSON value at the current path, collecting every string and
     /// every property name. `key` is the key the value sits under, if any.
-    fn walk(&mut self, target: usize, v: &'a Value, key: Option<&str>, depth: usize) {
+    /// With `words` (a tool's schema), every key and every word-like string
+    /// also goes into the schema words, in the same walk.
+    fn walk(&mut self, target: usize, v: &'a Value, key: Option<&str>, depth: usize, words: bool) {
         if depth > MAX_DEPTH {
             return;
         }
         match v {
-            Value::String(s) => self.push(target, s, FieldKind::Prose),
+            Value::String(s) => {
+                if words && is_word(s) {
+                    self.out.schema_words.insert(s);
+                }
+                self.push(target, s, FieldKind::Prose);
+            }
             Value::Array(items) => {
                 let len = self.path.len();
                 for (i, item) in items.iter().enumerate() {
                     let _ = write!(self.path, "[{i}]");
-                    self.walk(target, item, None, depth + 1);
+                    self.walk(target, item, None, depth + 1, words);
                     self.path.truncate(len);
                 }
             }
@@ -140,14 +156,20 @@ impl<'a> Collector<'a> {
                 let names_schemas = key.is_some_and(is_property_map);
                 let len = self.path.len();
                 for (k, item) in map {
+                    if words {
+                        self.out.schema_words.insert(k);
+                    }
                     if SKIPPED_KEYS.contains(&k.as_str()) {
+                        if words {
+                            collect_words(item, &mut self.out.schema_words, depth + 1);
+                        }
                         continue;
                     }
                     push_key(&mut self.path, k);
                     if names_schemas {
                         self.push(target, k, FieldKind::SchemaKey);
                     }
-                    self.walk(target, item, Some(k), depth + 1);
+                    self.walk(target, item, Some(k), depth + 1, words);
                     self.path.truncate(len);
                 }
             }
@@ -172,7 +194,7 @@ pub fn collect(snapshot: &Snapshot) -> Collected<'_> {
                 c.path.clear();
                 c.path.push_str("serverInfo");
                 push_key(&mut c.path, k);
-                c.walk(server, v, Some(k), 0);
+                c.walk(server, v, Some(k), 0, false);
             }
         }
     }
@@ -189,7 +211,7 @@ pub fn collect(snapshot: &Snapshot) -> Collected<'_> {
             if let Some(s) = schema {
                 c.path.clear();
                 c.path.push_str(key);
-                c.walk(t, s, Some(key), 0);
+                c.walk(t, s, Some(key), 0, key != "annotations");
             }
         }
     }
@@ -223,6 +245,62 @@ pub fn collect(snapshot: &Snapshot) -> Collected<'_> {
         }
     }
     c.out
+}
+
+/// The lower-cased words a server defines, kept as keyed hashes: building
+/// the set touches every key of every schema, and a hash costs no allocation.
+#[derive(Debug, Default)]
+pub struct OwnWords {
+    keys: ahash::RandomState,
+    hashes: HashSet64,
+    /// Lower-casing buffer.
+    buf: String,
+}
+
+impl OwnWords {
+    pub(crate) fn insert(&mut self, s: &str) {
+        self.buf.clear();
+        if s.is_ascii() {
+            self.buf.push_str(s);
+            self.buf.make_ascii_lowercase();
+        } else {
+            self.buf.push_str(&s.to_lowercase());
+        }
+        self.hashes.insert(self.keys.hash_one(self.buf.as_str()));
+    }
+
+    /// Whether a lower-case word is one of the set.
+    pub(crate) fn contains(&self, lower: &str) -> bool {
+        self.hashes.contains(&self.keys.hash_one(lower))
+    }
+}
+
+/// Keys and word-like strings of a schema subtree that the collector skips
+/// as text (`icons`), for the schema words.
+fn collect_words(v: &Value, out: &mut OwnWords, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match v {
+        Value::Object(map) => {
+            for (k, item) in map {
+                out.insert(k);
+                collect_words(item, out, depth + 1);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                collect_words(item, out, depth + 1);
+            }
+        }
+        Value::String(s) if is_word(s) => out.insert(s),
+        _ => {}
+    }
+}
+
+/// Strings of a schema that can name something (enum values, not prose).
+fn is_word(s: &str) -> bool {
+    s.len() <= 128 && !s.contains(' ')
 }
 
 /// Appends an object key to a path: `a.b` for identifier-like keys, else

@@ -34,8 +34,33 @@ use rules::text::Subject;
 /// faster than the standard SipHash on short keys, and its per-process
 /// random keys keep a hostile server from crafting colliding names.
 pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
-/// Hash set counterpart of [`FastMap`].
-pub(crate) type FastSet<K> = std::collections::HashSet<K, ahash::RandomState>;
+
+/// A set of 64-bit hashes that come from a keyed hash with per-analysis
+/// random keys, used as they are instead of being hashed again. A collision
+/// makes two words count as one, with a chance no server can steer.
+pub(crate) type HashSet64 =
+    std::collections::HashSet<u64, std::hash::BuildHasherDefault<Prehashed>>;
+
+/// Hasher for keys that already are random-keyed hashes.
+#[derive(Default)]
+pub(crate) struct Prehashed(u64);
+
+impl std::hash::Hasher for Prehashed {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only u64 keys are hashed; kept total for safety.
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// What the analysis knows beyond the snapshot: already-approved servers.
 ///
@@ -67,8 +92,8 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
         })
         .unwrap_or_default();
     let mut sink = rules::Sink::new(rules);
-    let names = rules::Names::of(snapshot, &ctx.approved_tools);
-    let collected = collect::collect(snapshot);
+    let mut collected = collect::collect(snapshot);
+    let names = rules::Names::of(snapshot, &ctx.approved_tools, collected.take_schema_words());
     let fields = collected.fields();
     // Servers repeat strings ("Repository owner" in every tool): a string
     // that yielded nothing once yields nothing again, since the text rules
@@ -78,7 +103,10 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
     // string once for both the lookup and the insertion.
     let mut clean: FastMap<(FieldKind, &str), ()> =
         FastMap::with_capacity_and_hasher(fields.len(), ahash::RandomState::new());
+    // Counted here, while each string is in cache, for the bloat rules.
+    let mut tokens = 0usize;
     for field in &fields {
+        tokens += rules::bloat::field_tokens(field);
         let cacheable = field.text.len() <= MAX_CACHED_BYTES;
         let slot = if cacheable {
             match clean.entry((field.kind, field.text)) {
@@ -128,7 +156,7 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
     rules::names::duplicates(&mut sink, snapshot);
     rules::names::quality(&mut sink, snapshot);
     rules::schema::check(&mut sink, snapshot);
-    rules::bloat::check(&mut sink, snapshot, &fields);
+    rules::bloat::check(&mut sink, snapshot, tokens);
     rules::protocol::check(&mut sink, snapshot);
     rules::annotations::check(&mut sink, snapshot);
     Report::new(server, escalate(sink.into_findings(), rules))

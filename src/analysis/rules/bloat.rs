@@ -2,17 +2,15 @@
 //! tools. Every tool and every word costs the user context on every turn and
 //! makes tool choice worse; duplicates are both.
 
-use std::collections::{BTreeSet, HashSet};
-
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BTreeSet;
 
 use super::{Sink, default_severity};
-use crate::analysis::FastMap;
 use crate::analysis::catalogue::ids;
 use crate::analysis::collect::{FieldKind, TextField};
 use crate::analysis::normalize::visible;
 use crate::analysis::report::Severity;
 use crate::analysis::rules::names::words;
+use crate::analysis::{FastMap, HashSet64};
 use crate::snapshot::{Snapshot, Target, TargetKind};
 
 /// Verb synonyms folded together when comparing tool names. Data: extend freely.
@@ -63,8 +61,19 @@ pub fn estimate_tokens(s: &str) -> usize {
     ascii.div_ceil(4) + other
 }
 
-/// Checks counts, text size and near-duplicates.
-pub fn check(sink: &mut Sink<'_>, snapshot: &Snapshot, fields: &[TextField<'_>]) {
+/// The estimated tokens a field adds to the model's context (URIs are
+/// addresses, not text the model reads as prose).
+pub fn field_tokens(field: &TextField<'_>) -> usize {
+    if field.kind == FieldKind::Uri {
+        0
+    } else {
+        estimate_tokens(field.text)
+    }
+}
+
+/// Checks counts, text size (`tokens`: the sum of [`field_tokens`] over
+/// every field) and near-duplicates.
+pub fn check(sink: &mut Sink<'_>, snapshot: &Snapshot, tokens: usize) {
     let th = sink.config().thresholds.clone();
     let n = snapshot.tools.len();
     let server = Target::server();
@@ -87,11 +96,6 @@ pub fn check(sink: &mut Sink<'_>, snapshot: &Snapshot, fields: &[TextField<'_>])
             format!("{n} tools"),
         );
     }
-    let tokens: usize = fields
-        .iter()
-        .filter(|f| f.kind != FieldKind::Uri)
-        .map(|f| estimate_tokens(f.text))
-        .sum();
     if tokens > th.description_tokens_high {
         sink.add(
             ids::BLT_TOKENS,
@@ -159,31 +163,8 @@ fn word_set(s: &str, keys: &ahash::RandomState) -> WordSet {
         .collect()
 }
 
-/// A set of word hashes. The hashes come from a keyed hash with
-/// per-analysis random keys, so they are used as they are instead of being
-/// hashed again.
-type WordSet = HashSet<u64, BuildHasherDefault<Prehashed>>;
-
-/// Hasher for keys that already are random-keyed hashes.
-#[derive(Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn write(&mut self, bytes: &[u8]) {
-        // Only u64 keys are hashed; kept total for safety.
-        for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
-        }
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.0 = i;
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+/// A set of word hashes (see [`HashSet64`]).
+type WordSet = HashSet64;
 
 fn jaccard(a: &WordSet, b: &WordSet) -> f64 {
     if a.is_empty() || b.is_empty() {

@@ -13,10 +13,10 @@ pub mod protocol;
 pub mod schema;
 pub mod text;
 
+use super::FastMap;
 use super::catalogue;
 use super::config::RulesConfig;
 use super::report::{Category, Finding, Severity};
-use super::{FastMap, FastSet};
 use crate::snapshot::{Snapshot, Target};
 
 /// Collects findings, applying configuration and de-duplicating.
@@ -55,6 +55,19 @@ impl<'c> Sink<'c> {
         message: String,
         evidence: String,
     ) {
+        self.add_with(rule, severity, target, field, || (message, evidence));
+    }
+
+    /// [`Sink::add`] with the message and evidence built only if the finding
+    /// is kept (not disabled, not outranked by one already reported).
+    pub fn add_with(
+        &mut self,
+        rule: &str,
+        severity: Severity,
+        target: &Target,
+        field: &str,
+        text: impl FnOnce() -> (String, String),
+    ) {
         let category = match catalogue::rule(rule) {
             Some(r) => r.category,
             None => match self.config.extra.iter().find(|e| e.id == rule) {
@@ -62,7 +75,7 @@ impl<'c> Sink<'c> {
                 None => return,
             },
         };
-        self.add_with_category(rule, category, severity, target, field, message, evidence);
+        self.add_lazy(rule, category, severity, target, field, text);
     }
 
     /// Reports a finding with an explicit category (extra rules).
@@ -76,6 +89,20 @@ impl<'c> Sink<'c> {
         field: &str,
         message: String,
         evidence: String,
+    ) {
+        self.add_lazy(rule, category, severity, target, field, || {
+            (message, evidence)
+        });
+    }
+
+    fn add_lazy(
+        &mut self,
+        rule: &str,
+        category: Category,
+        severity: Severity,
+        target: &Target,
+        field: &str,
+        text: impl FnOnce() -> (String, String),
     ) {
         self.reports += 1;
         if !self.config.enabled(rule) {
@@ -93,6 +120,7 @@ impl<'c> Sink<'c> {
         if existing.is_some_and(|i| self.findings[i].severity >= severity) {
             return;
         }
+        let (message, evidence) = text();
         let finding = Finding {
             rule: rule.to_string(),
             category,
@@ -136,10 +164,10 @@ pub fn default_severity(rule: &str) -> Severity {
 /// What the text rules need to know about the server as a whole.
 #[derive(Debug, Default)]
 pub struct Names {
-    /// Every identifier the server itself defines (capability names, property
-    /// names, enum values), lower-cased: a reference to one of these is not a
+    /// Every identifier the server itself defines (capability names, schema
+    /// keys, enum values), lower-cased: a reference to one of these is not a
     /// reference to a foreign tool.
-    pub own_words: FastSet<String>,
+    own_words: crate::analysis::collect::OwnWords,
     /// `serverInfo.name`, lower-cased.
     pub server_name: String,
     /// Tools of approved servers, lower-cased name → server.
@@ -147,8 +175,14 @@ pub struct Names {
 }
 
 impl Names {
-    /// Gathers the names of a snapshot and the approved servers' tools.
-    pub fn of(snapshot: &Snapshot, approved_tools: &[(String, String)]) -> Names {
+    /// Gathers the names of a snapshot and the approved servers' tools;
+    /// `schema_words` are the keys and enum values of the tools' schemas,
+    /// gathered by [`crate::analysis::collect::collect`] on its walk.
+    pub fn of(
+        snapshot: &Snapshot,
+        approved_tools: &[(String, String)],
+        schema_words: crate::analysis::collect::OwnWords,
+    ) -> Names {
         let mut n = Names {
             server_name: snapshot
                 .server_info
@@ -159,7 +193,7 @@ impl Names {
                 .iter()
                 .map(|(t, s)| (t.to_lowercase(), s.clone()))
                 .collect(),
-            ..Names::default()
+            own_words: schema_words,
         };
         let caps = snapshot
             .tools
@@ -168,21 +202,12 @@ impl Names {
             .chain(snapshot.prompts.iter().map(|p| &p.name))
             .chain(snapshot.resources.iter().map(|r| &r.name))
             .chain(snapshot.resource_templates.iter().map(|r| &r.name));
-        let mut buf = String::new();
         for name in caps {
-            insert_lower(&mut n.own_words, name, &mut buf);
-        }
-        for tool in &snapshot.tools {
-            for schema in [&tool.input_schema, &tool.output_schema]
-                .into_iter()
-                .flatten()
-            {
-                collect_words(schema, &mut n.own_words, &mut buf, 0);
-            }
+            n.own_words.insert(name);
         }
         for p in &snapshot.prompts {
             for a in p.arguments.iter().flatten() {
-                insert_lower(&mut n.own_words, &a.name, &mut buf);
+                n.own_words.insert(&a.name);
             }
         }
         n
@@ -192,44 +217,5 @@ impl Names {
     pub fn is_own(&self, ident: &str) -> bool {
         let bare = ident.rsplit(['.', '/']).next().unwrap_or(ident);
         self.own_words.contains(ident) || self.own_words.contains(bare)
-    }
-}
-
-/// Inserts `s` lower-cased, allocating only for words not yet in the set
-/// (schemas repeat the same few keys in every tool).
-fn insert_lower(set: &mut FastSet<String>, s: &str, buf: &mut String) {
-    buf.clear();
-    if s.is_ascii() {
-        buf.push_str(s);
-        buf.make_ascii_lowercase();
-    } else {
-        buf.push_str(&s.to_lowercase());
-    }
-    if !set.contains(buf.as_str()) {
-        set.insert(buf.clone());
-    }
-}
-
-/// Property names and enum values of a schema, lower-cased.
-fn collect_words(v: &serde_json::Value, out: &mut FastSet<String>, buf: &mut String, depth: usize) {
-    if depth > 64 {
-        return;
-    }
-    match v {
-        serde_json::Value::Object(map) => {
-            for (k, item) in map {
-                insert_lower(out, k, buf);
-                collect_words(item, out, buf, depth + 1);
-            }
-        }
-        serde_json::Value::Array(items) => {
-            for item in items {
-                collect_words(item, out, buf, depth + 1);
-            }
-        }
-        serde_json::Value::String(s) if s.len() <= 128 && !s.contains(' ') => {
-            insert_lower(out, s, buf);
-        }
-        _ => {}
     }
 }

@@ -291,15 +291,41 @@ static VAGUE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
-/// The MCP tool-name character set.
-static NAME_CHARSET: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_.-]{1,128}$").expect("valid regex"));
+/// Whether a name is within the MCP tool-name character set,
+/// `[A-Za-z0-9_.-]{1,128}` (all ASCII, so bytes are characters).
+fn in_name_charset(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
 
 /// Splits a name into lower-case words (snake, kebab, dotted, camelCase).
 pub fn words(name: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut prev_lower = false;
+    if name.is_ascii() {
+        // The same split over bytes, with ASCII case rules.
+        for &b in name.as_bytes() {
+            if matches!(b, b'_' | b'-' | b'.' | b' ' | b'/') {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                prev_lower = false;
+                continue;
+            }
+            if b.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = b.is_ascii_lowercase() || b.is_ascii_digit();
+            cur.push(char::from(b.to_ascii_lowercase()));
+        }
+        if !cur.is_empty() {
+            out.push(cur);
+        }
+        return out;
+    }
     for c in name.chars() {
         if c == '_' || c == '-' || c == '.' || c == ' ' || c == '/' {
             if !cur.is_empty() {
@@ -656,7 +682,7 @@ pub fn quality(sink: &mut Sink<'_>, snapshot: &Snapshot) {
     for tool in &snapshot.tools {
         let t = Target::new(TargetKind::Tool, &tool.name);
         let name = tool.name.as_str();
-        if !NAME_CHARSET.is_match(name) {
+        if !in_name_charset(name) {
             sink.add(
                 ids::QLT_NAME_CHARSET,
                 default_severity(ids::QLT_NAME_CHARSET),
@@ -788,6 +814,17 @@ mod tests {
     fn words_split_every_naming_style() {
         assert_eq!(words("getUserName"), ["get", "user", "name"]);
         assert_eq!(words("list-files_v2"), ["list", "files", "v2"]);
+        assert_eq!(words("ÉtatGet_x"), ["état", "get", "x"]);
+        assert_eq!(words("HTTPRequest/a.b c"), ["httprequest", "a", "b", "c"]);
+    }
+
+    #[test]
+    fn the_name_charset_is_the_mcp_one() {
+        assert!(in_name_charset("get_file.v2-beta"));
+        assert!(in_name_charset(&"a".repeat(128)));
+        for bad in ["", "get file", "getFile()", "données", &"a".repeat(129)] {
+            assert!(!in_name_charset(bad), "{bad:?}");
+        }
     }
 
     #[test]

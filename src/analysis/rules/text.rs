@@ -59,14 +59,9 @@ impl Subject<'_, '_> {
         range: Range<usize>,
         message: &str,
     ) {
-        sink.add(
-            rule,
-            severity,
-            &self.field.target,
-            &self.field.field,
-            self.message(message),
-            self.evidence(range),
-        );
+        sink.add_with(rule, severity, self.field.target, self.field.field, || {
+            (self.message(message), self.evidence(range))
+        });
     }
 }
 
