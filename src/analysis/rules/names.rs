@@ -819,6 +819,27 @@ mod tests {
     }
 
     #[test]
+    fn duplicate_names_are_reported_in_snapshot_order() {
+        let snap: Snapshot = serde_json::from_value(serde_json::json!({"tools": [
+            {"name": "b", "inputSchema": {"type": "object"}},
+            {"name": "a", "inputSchema": {"type": "object"}},
+            {"name": "b", "inputSchema": {"type": "object"}},
+            {"name": "a", "inputSchema": {"type": "object"}},
+            {"name": "c", "inputSchema": {"type": "object"}}
+        ]}))
+        .unwrap();
+        let config = crate::analysis::RulesConfig::default();
+        let mut sink = Sink::new(&config);
+        duplicates(&mut sink, &snap);
+        let names: Vec<String> = sink
+            .into_findings()
+            .into_iter()
+            .map(|f| f.target.name)
+            .collect();
+        assert_eq!(names, ["b", "a"]);
+    }
+
+    #[test]
     fn the_name_charset_is_the_mcp_one() {
         assert!(in_name_charset("get_file.v2-beta"));
         assert!(in_name_charset(&"a".repeat(128)));
