@@ -105,6 +105,8 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
         FastMap::with_capacity_and_hasher(fields.len(), ahash::RandomState::new());
     // Counted here, while each string is in cache, for the bloat rules.
     let mut tokens = 0usize;
+    // One plain-text buffer for every field in turn.
+    let mut buffer = String::new();
     for field in &fields {
         tokens += rules::bloat::field_tokens(field);
         let cacheable = field.text.len() <= MAX_CACHED_BYTES;
@@ -117,7 +119,7 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
             None
         };
         let reported = sink.reported();
-        let prepared = Prepared::new(field.text);
+        let prepared = Prepared::with_buffer(field.text, std::mem::take(&mut buffer));
         let hidden = prepared.hidden();
         rules::hidden::check(&mut sink, field, &prepared, &hidden);
         // Names, property names and URIs are identifiers, not prose: the
@@ -146,6 +148,7 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
                 },
             );
         }
+        buffer = prepared.into_buffer();
         if let Some(slot) = slot
             && sink.reported() == reported
         {

@@ -104,18 +104,30 @@ pub struct Prepared<'a> {
 impl<'a> Prepared<'a> {
     /// Prepares a text: strips, normalises and maps it back to the original.
     pub fn new(text: &'a str) -> Prepared<'a> {
+        Prepared::with_buffer(text, String::new())
+    }
+
+    /// [`Prepared::new`], building the plain text in `buffer` (cleared
+    /// first): a caller preparing thousands of strings hands back the
+    /// buffer of the last one ([`Prepared::into_buffer`]) instead of
+    /// allocating anew.
+    pub fn with_buffer(text: &'a str, mut buffer: String) -> Prepared<'a> {
         let original = truncate(text, MAX_TEXT_BYTES);
+        buffer.clear();
         // Fast path for the common case, printable ASCII: the plain text is
         // the lower-cased original and offsets map one to one (empty map).
         if printable_ascii(original.as_bytes()) {
+            buffer.push_str(original);
+            buffer.make_ascii_lowercase();
             return Prepared {
                 original,
-                plain: original.to_ascii_lowercase(),
+                plain: buffer,
                 map: Vec::new(),
                 invisibles: Vec::new(),
             };
         }
-        let mut plain = String::with_capacity(original.len());
+        let mut plain = buffer;
+        plain.reserve(original.len());
         let mut map: Vec<u32> = Vec::with_capacity(original.len() + 1);
         let mut invisibles = Vec::new();
         let chars: Vec<(usize, char)> = original.char_indices().collect();
@@ -171,6 +183,11 @@ impl<'a> Prepared<'a> {
             map,
             invisibles,
         }
+    }
+
+    /// The plain text's buffer, for the next [`Prepared::with_buffer`].
+    pub fn into_buffer(self) -> String {
+        self.plain
     }
 
     /// Maps a byte range of `plain` to the corresponding range of `original`.
