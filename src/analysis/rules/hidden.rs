@@ -150,6 +150,13 @@ fn padding(text: &str, min_chars: usize) -> Option<(usize, usize)> {
     if text.len() <= min_chars.min(PADDING_NEWLINES) {
         return None;
     }
+    // Shorter than `min_chars`, only a run of newlines can count, and the
+    // text needs that many newlines in all.
+    if text.len() < min_chars
+        && memchr::memchr_iter(b'\n', text.as_bytes()).count() < PADDING_NEWLINES
+    {
+        return None;
+    }
     let mut run_start = None;
     let (mut chars, mut newlines) = (0usize, 0usize);
     if text.is_ascii() {

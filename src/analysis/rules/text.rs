@@ -213,24 +213,14 @@ fn tool_refs(plain: &str, range: Range<usize>) -> Vec<ToolRef> {
         .collect()
 }
 
-/// Characters and words whose presence decides which rules can apply to a
-/// text; [`Marks::of`] finds them all in one pass.
-const MARKS: [&str; 9] = [
-    "_",
-    "@",
-    "#",
-    "//",
-    "server",
-    "integration",
-    "plugin",
-    "extension",
-    "connector",
-];
+/// Words naming another server; [`Marks::of`] looks for them in one pass.
+const SERVER_WORDS: [&str; 5] = ["server", "integration", "plugin", "extension", "connector"];
 
-static MARKS_AUTOMATON: LazyLock<aho_corasick::AhoCorasick> =
-    LazyLock::new(|| aho_corasick::AhoCorasick::new(MARKS).expect("marks automaton builds"));
+static SERVER_WORDS_AUTOMATON: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::new(SERVER_WORDS).expect("server words automaton builds")
+});
 
-/// Which of [`MARKS`] a text contains.
+/// What a text contains that decides which rules can apply to it.
 #[derive(Debug, Clone, Copy, Default)]
 struct Marks {
     /// `_`, `@` or `#`: a tool name, an address or a channel.
@@ -243,16 +233,12 @@ struct Marks {
 
 impl Marks {
     fn of(plain: &str) -> Marks {
-        let mut marks = Marks::default();
-        // No mark is part of another, so leftmost matches miss none.
-        for m in MARKS_AUTOMATON.find_iter(plain) {
-            match m.pattern().as_usize() {
-                0..=2 => marks.reference = true,
-                3 => marks.url = true,
-                _ => marks.server = true,
-            }
+        let bytes = plain.as_bytes();
+        Marks {
+            reference: memchr::memchr3(b'_', b'@', b'#', bytes).is_some(),
+            url: memchr::memmem::find(bytes, b"//").is_some(),
+            server: SERVER_WORDS_AUTOMATON.is_match(plain),
         }
-        marks
     }
 }
 
