@@ -20,6 +20,9 @@ use gatehouse::analysis::rules::{self, Names, Sink, text::Subject};
 use gatehouse::analysis::{self, Context, RulesConfig, collect};
 use gatehouse::snapshot::Snapshot;
 
+/// A rule over the whole snapshot.
+type WholeRule = fn(&mut Sink<'_>, &Snapshot);
+
 fn main() -> anyhow::Result<()> {
     let path = std::env::args()
         .nth(1)
@@ -87,7 +90,7 @@ fn main() -> anyhow::Result<()> {
         }
         std::hint::black_box(sink.into_findings());
     });
-    let whole: [(&str, fn(&mut Sink<'_>, &Snapshot)); 4] = [
+    let whole: [(&str, WholeRule); 4] = [
         ("duplicates", rules::names::duplicates),
         ("quality", rules::names::quality),
         ("schema", rules::schema::check),

@@ -25,14 +25,7 @@ const PADDING_NEWLINES: usize = 25;
 pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hidden: &[Hidden]) {
     let report =
         |sink: &mut Sink<'_>, rule: &str, severity: Severity, message: String, evidence: String| {
-            sink.add(
-                rule,
-                severity,
-                &field.target,
-                &field.field,
-                message,
-                evidence,
-            );
+            sink.add(rule, severity, field.target, field.field, message, evidence);
         };
     let classes: &[Invisible] = if text.invisibles.is_empty() {
         &[]

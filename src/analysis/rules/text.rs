@@ -689,8 +689,8 @@ fn extra_rules(sink: &mut Sink<'_>, s: &Subject<'_, '_>) {
                 &rule.id,
                 rule.category,
                 rule.severity,
-                &s.field.target,
-                &s.field.field,
+                s.field.target,
+                s.field.field,
                 message,
                 evidence,
             );
