@@ -220,28 +220,17 @@ fn shape_schema(v: &Value, h: &mut impl std::hash::Hasher, depth: usize) -> Opti
             // Only the JSON type of the value can matter.
             h.write_u8(b'd');
             h.write_u8(type_tag(x));
+        } else if let (true, Value::Array(items)) = (
+            SCHEMA_KEYWORDS.contains(&k) || SCHEMA_ARRAY_KEYWORDS.contains(&k),
+            x,
+        ) {
+            h.write_u8(b'[');
+            h.write_usize(items.len());
+            for item in items {
+                shape_schema(item, h, depth + 1)?;
+            }
         } else if SCHEMA_KEYWORDS.contains(&k) {
-            match x {
-                Value::Array(items) => {
-                    h.write_u8(b'[');
-                    h.write_usize(items.len());
-                    for item in items {
-                        shape_schema(item, h, depth + 1)?;
-                    }
-                }
-                _ => shape_schema(x, h, depth + 1)?,
-            }
-        } else if SCHEMA_ARRAY_KEYWORDS.contains(&k) {
-            match x {
-                Value::Array(items) => {
-                    h.write_u8(b'[');
-                    h.write_usize(items.len());
-                    for item in items {
-                        shape_schema(item, h, depth + 1)?;
-                    }
-                }
-                _ => shape_whole(x, h, depth + 1)?,
-            }
+            shape_schema(x, h, depth + 1)?;
         } else if SCHEMA_MAP_KEYWORDS.contains(&k) {
             match x {
                 Value::Object(members) => {
