@@ -152,25 +152,6 @@ fn padding(text: &str, min_chars: usize) -> Option<(usize, usize)> {
     }
     let mut run_start = None;
     let (mut chars, mut newlines) = (0usize, 0usize);
-    if text.is_ascii() {
-        // The same walk over bytes (ASCII: one byte, one character).
-        for (at, &b) in text.as_bytes().iter().enumerate() {
-            if char::from(b).is_whitespace() {
-                if run_start.is_none() {
-                    run_start = Some(at);
-                    chars = 0;
-                    newlines = 0;
-                }
-                chars += 1;
-                newlines += usize::from(b == b'\n');
-            } else if let Some(start) = run_start.take() {
-                if chars >= min_chars || newlines >= PADDING_NEWLINES {
-                    return Some((start, at));
-                }
-            }
-        }
-        return None;
-    }
     for (at, c) in text.char_indices() {
         if c.is_whitespace() {
             if run_start.is_none() {

@@ -305,27 +305,6 @@ pub fn words(name: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut prev_lower = false;
-    if name.is_ascii() {
-        // The same split over bytes, with ASCII case rules.
-        for &b in name.as_bytes() {
-            if matches!(b, b'_' | b'-' | b'.' | b' ' | b'/') {
-                if !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-                prev_lower = false;
-                continue;
-            }
-            if b.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = b.is_ascii_lowercase() || b.is_ascii_digit();
-            cur.push(char::from(b.to_ascii_lowercase()));
-        }
-        if !cur.is_empty() {
-            out.push(cur);
-        }
-        return out;
-    }
     for c in name.chars() {
         if c == '_' || c == '-' || c == '.' || c == ' ' || c == '/' {
             if !cur.is_empty() {
