@@ -84,6 +84,7 @@ fn main() -> anyhow::Result<()> {
                     field: f,
                     text: &p,
                     hidden: None,
+                    role: rules::directives::role_of(f),
                 };
                 rules::text::check(&mut sink, &names, &subject);
             }

@@ -15,7 +15,9 @@
 pub mod catalogue;
 pub mod collect;
 pub mod config;
+pub mod directive;
 pub mod format;
+pub mod model;
 pub mod normalize;
 pub mod phrases;
 pub mod report;
@@ -122,19 +124,39 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
         let prepared = Prepared::with_buffer(field.text, std::mem::take(&mut buffer));
         let hidden = prepared.hidden();
         rules::hidden::check(&mut sink, field, &prepared, &hidden);
-        // Names, property names and URIs are identifiers, not prose: the
-        // phrase rules need sentences, and the hidden-content and name rules
-        // cover identifiers. Everything else is read as text.
-        if field.kind == FieldKind::Prose && prepared.plain.len() >= MIN_PROSE_BYTES {
-            rules::text::check(
-                &mut sink,
-                &names,
-                &Subject {
-                    field,
-                    text: &prepared,
-                    hidden: None,
-                },
-            );
+        // Prose is read as text; names and keys are read as the words they
+        // are made of (`ignore_previous_instructions`); URIs are identifiers
+        // that the hidden-content and name rules cover.
+        let role = rules::directives::role_of(field);
+        match field.kind {
+            FieldKind::Prose if prepared.plain.len() >= MIN_PROSE_BYTES => {
+                rules::text::check(
+                    &mut sink,
+                    &names,
+                    &Subject {
+                        field,
+                        text: &prepared,
+                        hidden: None,
+                        role,
+                    },
+                );
+            }
+            FieldKind::Name | FieldKind::SchemaKey => {
+                if let Some(words) = rules::directives::name_text(field.text) {
+                    let spoken = Prepared::new(&words);
+                    rules::text::check(
+                        &mut sink,
+                        &names,
+                        &Subject {
+                            field,
+                            text: &spoken,
+                            hidden: None,
+                            role,
+                        },
+                    );
+                }
+            }
+            _ => {}
         }
         for h in &hidden {
             let decoded = Prepared::new(&h.text);
@@ -145,6 +167,7 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
                     field,
                     text: &decoded,
                     hidden: Some(h),
+                    role,
                 },
             );
         }
@@ -163,6 +186,69 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
     rules::protocol::check(&mut sink, snapshot);
     rules::annotations::check(&mut sink, snapshot);
     Report::new(server, escalate(sink.into_findings(), rules))
+}
+
+/// One text as the directive model and the learned model read it: what
+/// [`analyze`] reads, exposed for training and evaluating the model.
+#[derive(Debug)]
+pub struct ModelText {
+    /// The capability.
+    pub target: crate::snapshot::Target,
+    /// The field path.
+    pub field: String,
+    /// The plain text read.
+    pub plain: String,
+    /// Its reading.
+    pub reading: directive::Reading,
+    /// What part of the capability it is.
+    pub role: directive::Role,
+    /// Whether it was decoded from hidden content.
+    pub hidden: bool,
+    /// The contract it is read against.
+    pub contract: directive::Contract,
+}
+
+/// Every text of a snapshot that [`analyze`] gives the directive model and
+/// the learned model, read exactly as [`analyze`] reads it.
+pub fn model_texts(snapshot: &Snapshot) -> Vec<ModelText> {
+    let mut collected = collect::collect(snapshot);
+    let names = rules::Names::of(snapshot, &[], collected.take_schema_words());
+    let mut out = Vec::new();
+    for field in collected.fields() {
+        let prepared = Prepared::new(field.text);
+        let role = rules::directives::role_of(&field);
+        let mut texts: Vec<(Prepared<'_>, bool)> = Vec::new();
+        let words;
+        match field.kind {
+            FieldKind::Prose if prepared.plain.len() >= MIN_PROSE_BYTES => texts.push((prepared.clone(), false)),
+            FieldKind::Name | FieldKind::SchemaKey => {
+                if let Some(w) = rules::directives::name_text(field.text) {
+                    words = w;
+                    texts.push((Prepared::new(&words), false));
+                }
+            }
+            _ => {}
+        }
+        let hidden = prepared.hidden();
+        let decoded: Vec<Prepared<'_>> = hidden.iter().map(|h| Prepared::new(&h.text)).collect();
+        for d in decoded {
+            texts.push((d, true));
+        }
+        for (text, is_hidden) in texts {
+            let reading = directive::read(&text.plain, |i| text.upper_at(i), &names);
+            let subject_contract = rules::directives::contract_for(&names, &field);
+            out.push(ModelText {
+                target: field.target.clone(),
+                field: field.field.to_string(),
+                plain: text.plain.clone(),
+                reading,
+                role,
+                hidden: is_hidden,
+                contract: subject_contract,
+            });
+        }
+    }
+    out
 }
 
 /// Categories whose high findings mean text is working against the user.

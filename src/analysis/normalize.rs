@@ -202,6 +202,20 @@ impl<'a> Prepared<'a> {
         start..end.max(start)
     }
 
+    /// Whether the original character behind plain byte `i` is upper-case
+    /// (the plain text is lower-cased; sentence splitting needs the case).
+    pub fn upper_at(&self, i: usize) -> bool {
+        let at = if self.map.is_empty() {
+            i
+        } else {
+            self.map.get(i).map_or(self.original.len(), |&o| o as usize)
+        };
+        self.original
+            .get(at..)
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(char::is_uppercase)
+    }
+
     /// Evidence for a plain-text match: a bounded window of the original with
     /// invisible characters made visible.
     pub fn evidence(&self, plain: Range<usize>) -> String {

@@ -131,7 +131,7 @@ pub const ENGLISH: &[Phrase] = &[
     // Authority: a role label opening a clause, or a claim to speak for one.
     p(
         Authority,
-        r"(?:^|[.!?\n]\s*|[>\]]\s*|<!--\s*)[\[<(#*\s]*(?:system|developer|administrator|admin|root|operator|sysadmin|security)(?:\s+(?:prompt|message|note|notice|instructions?|override|alert|directive|update|command))?\s*[\]>)*]*\s*:\s*\S",
+        r"(?:^|[.!?\n]\s*|[>\]]\s*|<!--\s*)[\[<(#*\s]*(?:system|developer|administrator|admin|root|operator|sysadmin)(?:\s+(?:prompt|message|note|notice|instructions?|override|alert|directive|update|command))?\s*[\]>)*]*\s*:\s*\S",
     ),
     p(
         Authority,
@@ -168,7 +168,7 @@ pub const ENGLISH: &[Phrase] = &[
     // Instruction tags.
     p(
         Tag,
-        r"<\s*/?\s*(?:important|system|system[-_ ]?(?:prompt|message|reminder|instructions?|note)|instructions?|admin|administrator|critical|secret|hidden|prompt|override|mandatory|sys|directive|(?:assistant|ai|model|llm|agent)[-_ ]?(?:instructions?|only|note))\s*/?>",
+        r"<\s*/?\s*(?:important|system|system[-_ ]?(?:prompt|message|reminder|instructions?|note)|instructions?|admin|administrator|critical|hidden|prompt|override|mandatory|sys|directive|(?:assistant|ai|model|llm|agent)[-_ ]?(?:instructions?|only|note))\s*/?>",
     ),
     p(
         Tag,
@@ -317,8 +317,10 @@ pub const ENGLISH: &[Phrase] = &[
         ContextRequest,
         r"\b(?:every|all|any|each|everything|anything)\b[^.!?\n]{0,60}\b(?:appeared|appears|mentioned|seen|shared|provided|pasted|typed|said|written|discussed|used|entered)\s+(?:earlier|previously|before|so far|above|in (?:the|this) (?:chat|conversation|session))\b",
     ),
+    // "Earlier in the conversation" is a request only with a transfer verb:
+    // "avoid repeating a question asked earlier in the conversation" asks nothing.
     p(
-        ContextRequest,
+        ContextWeak,
         r"\b(?:earlier|previously|so far|before)\s+in\s+(?:the|this|our)\s+(?:conversation|chat|session|dialog(?:ue)?|thread)\b",
     ),
     p(
@@ -373,7 +375,7 @@ pub const ENGLISH: &[Phrase] = &[
     ),
     p(
         SecretQualified,
-        r"\b(?:the user'?s|users'|all|every|any|each|their|stored|saved|cached|other)\s+(?:(?:api|access|auth|bearer|session|refresh|oauth|github|slack|aws|openai|secret|private|ssh)\s+)?(?:passwords?|passwd|tokens?|api[ _-]?keys?|secret keys?|secrets|credentials|cookies|private keys?|ssh keys?|keys|passphrases?)\b",
+        r"\b(?:the user'?s|users'|all|every|any|each|their|stored|saved|cached|other)\s+(?:(?:api|access|auth|bearer|session|refresh|oauth|github|slack|aws|openai|secret|private|ssh)\s+)?(?:passwords?|passwd|tokens?|api[ _-]?keys?|secret keys?|secrets|credentials|cookies|private keys?|ssh keys?|passphrases?)\b",
     ),
     p(
         SecretQualified,

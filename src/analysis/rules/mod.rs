@@ -7,6 +7,7 @@
 
 pub mod annotations;
 pub mod bloat;
+pub mod directives;
 pub mod hidden;
 pub mod names;
 pub mod protocol;
@@ -172,6 +173,11 @@ pub struct Names {
     pub server_name: String,
     /// Tools of approved servers, lower-cased name → server.
     pub approved_tools: FastMap<String, String>,
+    /// What the server as a whole is for (its tools' contracts together),
+    /// the contract of `instructions` and other server-level text.
+    pub server_contract: crate::analysis::directive::Contract,
+    /// The server's tool names, lower-cased.
+    tool_names: Vec<String>,
 }
 
 impl Names {
@@ -194,7 +200,12 @@ impl Names {
                 .map(|(t, s)| (t.to_lowercase(), s.clone()))
                 .collect(),
             own_words: schema_words,
+            server_contract: Default::default(),
+            tool_names: snapshot.tools.iter().map(|t| t.name.to_lowercase()).collect(),
         };
+        for t in &snapshot.tools {
+            n.server_contract.add_name(&t.name);
+        }
         let caps = snapshot
             .tools
             .iter()
@@ -213,9 +224,26 @@ impl Names {
         n
     }
 
-    /// Whether `ident` (lower-case) names something this server defines.
+    /// The contract a capability's text is read against.
+    pub fn contract(&self, target: &Target) -> crate::analysis::directive::Contract {
+        match target.kind {
+            crate::snapshot::TargetKind::Server => self.server_contract.clone(),
+            _ => crate::analysis::directive::Contract::of_name(&target.name),
+        }
+    }
+
+    /// Whether `ident` (lower-case) names something this server defines,
+    /// also under a prefix the server adds when it mounts its tools
+    /// (`get_attachments` for `confluence_get_attachments`).
     pub fn is_own(&self, ident: &str) -> bool {
         let bare = ident.rsplit(['.', '/']).next().unwrap_or(ident);
-        self.own_words.contains(ident) || self.own_words.contains(bare)
+        self.own_words.contains(ident)
+            || self.own_words.contains(bare)
+            || (bare.len() >= 6
+                && self.tool_names.iter().any(|t| {
+                    t.len() > bare.len()
+                        && t.ends_with(bare)
+                        && matches!(t.as_bytes()[t.len() - bare.len() - 1], b'_' | b'-' | b'.')
+                }))
     }
 }

@@ -1,0 +1,147 @@
+//! Scores the whole analysis on the detector corpus (`corpus/`), split by
+//! server: recall at high/critical on poisoned capabilities, false
+//! positives on honest ones, per kind and per language.
+//!
+//! ```text
+//! cargo run --release --example detector_eval -- [--split test|train|all] [--verbose] [--only-phrases]
+//! ```
+
+#[path = "detector/corpus.rs"]
+mod corpus;
+
+use std::collections::{BTreeMap, HashSet};
+
+use corpus::{Class, Split};
+use gatehouse::analysis::{self, Context, RulesConfig, Severity};
+use gatehouse::snapshot::Target;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let want = args
+        .iter()
+        .position(|a| a == "--split")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str)
+        .unwrap_or("test");
+    let verbose = args.iter().any(|a| a == "--verbose");
+    let servers = corpus::load();
+    // `--only-phrases`: the rules as they were before the directive model
+    // and the learned model, for before/after figures.
+    let mut rules = RulesConfig::default();
+    if args.iter().any(|a| a == "--only-phrases") {
+        for r in analysis::catalogue() {
+            if r.id.starts_with("GH-DIR-") || r.id.starts_with("GH-LRN-") {
+                rules.disabled.insert(r.id.to_string());
+            }
+        }
+    }
+    let mut per_kind: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut per_lang: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let (mut attacks, mut caught) = (0usize, 0usize);
+    let (mut honest, mut fp) = (0usize, 0usize);
+    let mut fp_by_class: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let (mut real_servers, mut real_tools, mut real_medium, mut real_high_servers) = (0, 0, 0, 0);
+    let mut fp_rules: BTreeMap<String, usize> = BTreeMap::new();
+    let mut tp_rules: BTreeMap<String, usize> = BTreeMap::new();
+    for s in &servers {
+        let keep = match want {
+            "train" => s.split == Split::Train,
+            "all" => true,
+            _ => s.split == Split::Test,
+        };
+        if !keep {
+            continue;
+        }
+        let report = analysis::analyze(&s.snapshot, &Context::default(), &rules);
+        let high: Vec<&analysis::Finding> = report
+            .findings
+            .iter()
+            .filter(|f| f.severity >= Severity::High)
+            .collect();
+        let hit = |t: &Target| high.iter().any(|f| &f.target == t);
+        let labelled: HashSet<&Target> = s.labels.iter().map(|l| &l.target).collect();
+        for t in labelled.iter() {
+            let mut seen = std::collections::HashSet::new();
+            for f in high.iter().filter(|f| &f.target == *t) {
+                if seen.insert(f.rule.clone()) {
+                    *tp_rules.entry(f.rule.clone()).or_default() += 1;
+                }
+            }
+        }
+        for l in &s.labels {
+            attacks += 1;
+            let ok = hit(&l.target);
+            caught += usize::from(ok);
+            let e = per_kind.entry(l.kind.clone()).or_default();
+            e.0 += 1;
+            e.1 += usize::from(ok);
+            let e = per_lang.entry(l.lang.clone()).or_default();
+            e.0 += 1;
+            e.1 += usize::from(ok);
+            if !ok && verbose {
+                println!("MISS {} {:?}:{} [{}/{}] {}", s.id, l.target.kind, l.target.name, l.kind, l.lang, l.payload.chars().take(160).collect::<String>());
+            }
+        }
+        let class = match s.class {
+            Class::Real => "real",
+            Class::Translated => "translated",
+            Class::HardBenign => "hard-benign",
+            Class::Poisoned => "poisoned-cover",
+        };
+        for t in corpus::targets(&s.snapshot) {
+            if labelled.contains(&t) {
+                continue;
+            }
+            honest += 1;
+            let bad = hit(&t);
+            fp += usize::from(bad);
+            let e = fp_by_class.entry(class).or_default();
+            e.0 += 1;
+            e.1 += usize::from(bad);
+            if bad {
+                for f in high.iter().filter(|f| f.target == t) {
+                    *fp_rules.entry(f.rule.clone()).or_default() += 1;
+                    if verbose {
+                        println!("FP   {} {:?}:{} {} {} «{}»", s.id, t.kind, t.name, f.rule, f.field, f.evidence.chars().take(200).collect::<String>());
+                    }
+                }
+            }
+        }
+        if s.class == Class::Real {
+            real_servers += 1;
+            real_tools += s.snapshot.tools.len();
+            real_medium += report.findings.iter().filter(|f| f.severity == Severity::Medium).count();
+            if !high.is_empty() {
+                real_high_servers += 1;
+                if verbose {
+                    for f in high.iter().filter(|f| f.target.kind == gatehouse::snapshot::TargetKind::Server) {
+                        println!("FP   {} server {} {} «{}»", s.id, f.rule, f.field, f.evidence.chars().take(200).collect::<String>());
+                    }
+                }
+            }
+        }
+    }
+    let pct = |a: usize, b: usize| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };
+    println!("split: {want}");
+    println!("attacks: {caught}/{attacks} caught at high+ (recall {:.3})", caught as f64 / attacks.max(1) as f64);
+    println!("honest capabilities: {fp}/{honest} false positives at high+ ({:.2} %)", pct(fp, honest));
+    for (class, (n, bad)) in &fp_by_class {
+        println!("  {class}: {bad}/{n} ({:.2} %)", pct(*bad, *n));
+    }
+    println!("real servers: {real_servers}, tools {real_tools}, servers with a high finding {real_high_servers}, medium findings {real_medium}");
+    println!("per kind:");
+    for (k, (n, ok)) in &per_kind {
+        println!("  {k:14} {ok:4}/{n:4} {:.3}", *ok as f64 / (*n).max(1) as f64);
+    }
+    println!("per language:");
+    for (k, (n, ok)) in &per_lang {
+        println!("  {k:4} {ok:4}/{n:4} {:.3}", *ok as f64 / (*n).max(1) as f64);
+    }
+    println!("by rule (poisoned capabilities / honest capabilities it flags at high+):");
+    let mut all: Vec<&String> = tp_rules.keys().chain(fp_rules.keys()).collect();
+    all.sort();
+    all.dedup();
+    for r in all {
+        println!("  {r} {:4} / {:4}", tp_rules.get(r).unwrap_or(&0), fp_rules.get(r).unwrap_or(&0));
+    }
+}

@@ -1,0 +1,153 @@
+//! Findings from the directive model (`analysis::directive`): one rule per
+//! kind of request, reported on the sentence that makes it.
+
+use super::{Names, Sink};
+use crate::analysis::catalogue::ids;
+use crate::analysis::collect::{FieldKind, TextField};
+use crate::analysis::directive::{self, AskKind, Contract, Reading, Role, lexicon};
+use crate::analysis::model::{self, Place};
+use crate::analysis::report::Severity;
+use crate::analysis::rules::text::Subject;
+
+/// The rule that reports each kind of request.
+pub fn rule_of(kind: AskKind) -> &'static str {
+    match kind {
+        AskKind::RunCommand => ids::DIR_COMMAND,
+        AskKind::ContactHost => ids::DIR_ENDPOINT,
+        AskKind::Redirect => ids::DIR_REDIRECT,
+        AskKind::ChainCall => ids::DIR_CHAIN,
+        AskKind::ScriptedReply => ids::DIR_REPLY,
+        AskKind::Phishing => ids::DIR_PHISHING,
+        AskKind::AlterInput => ids::DIR_INPUT,
+        AskKind::AlterOutput => ids::DIR_OUTPUT,
+        AskKind::Preference => ids::DIR_PREFERENCE,
+        AskKind::DisableSafeguard => ids::DIR_SAFEGUARD,
+        AskKind::SelfDeclared => ids::DIR_SELF_DECLARED,
+        AskKind::Conditional => ids::DIR_CONDITIONAL,
+        AskKind::ReadLocal => ids::DIR_READ_LOCAL,
+        AskKind::SendData => ids::DIR_SEND,
+        AskKind::Conceal => ids::DIR_CONCEAL,
+        AskKind::Override => ids::DIR_OVERRIDE,
+    }
+}
+
+/// The contract a field is read against: its capability's, narrowed to
+/// the parameter whose description it is.
+pub fn contract_for(names: &Names, field: &TextField<'_>) -> Contract {
+    let base = names.contract(field.target);
+    match parameter_of(field.field) {
+        Some(param) => base.for_parameter(param),
+        None => base,
+    }
+}
+
+/// The parameter whose description a field path is
+/// (`inputSchema.properties.path.description` → `path`).
+pub fn parameter_of(field: &str) -> Option<&str> {
+    let rest = field.strip_suffix(".description")?;
+    let at = rest.rfind(".properties.")?;
+    let key = &rest[at + ".properties.".len()..];
+    (!key.is_empty() && !key.contains(['.', '['])).then_some(key)
+}
+
+/// Reports each request a reading makes, and the learned model's opinion
+/// of its most suspicious sentence.
+///
+/// The rules say *what* a sentence asks for; the model says how much it
+/// reads like an instruction smuggled to the agent. A rule that is precise
+/// on its own (`Ask::strong`) reports at its severity; the others
+/// report at high only when the model gives the sentence at least its
+/// support threshold's probability, and at medium otherwise.
+pub fn check(sink: &mut Sink<'_>, subject: &Subject<'_, '_>, reading: &Reading, contract: &Contract) {
+    let model = &*model::MODEL;
+    let place = Place {
+        role: subject.role,
+        contract,
+        first: true,
+        hidden: subject.hidden.is_some(),
+    };
+    let probabilities = model::sentence_probabilities(model, &subject.text.plain, reading, place);
+    for ask in directive::asks(reading, contract) {
+        let support = probabilities.get(ask.index).copied().unwrap_or(0.0);
+        // Names read as words are the capability's own options ("skip tls
+        // verification"): nothing they say stands without the model.
+        let strong = ask.strong && subject.role != Role::Name;
+        let severity = if ask.severity >= Severity::High && !strong && support < model.support {
+            Severity::Medium
+        } else {
+            ask.severity
+        };
+        subject.report(sink, rule_of(ask.kind), severity, ask.sentence, ask.why);
+    }
+    let best = probabilities
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1));
+    if let Some((index, &p)) = best {
+        // Alone, the model reports at high only a sentence that speaks to
+        // someone (a request, an obligation, an address, a condition): a
+        // list of icon names is not an instruction, however it scores.
+        let cues = reading.sentences[index].cues;
+        let s = &reading.sentences[index];
+        // Advice on how to present this tool's own results ("report the
+        // rows as current counts"), with no one else involved, is the
+        // tool's documentation; the output-tampering rules judge the rest.
+        let presenting = s.directed & !(lexicon::V_TELL | lexicon::V_REPORT) == 0
+            && cues & lexicon::N_RESULT != 0
+            && cues & lexicon::USER == 0;
+        let addresses = s.directed != 0
+            || cues & (lexicon::YOU | lexicon::AGENT | lexicon::MODAL | lexicon::ALWAYS | lexicon::NEVER | lexicon::PLEASE | lexicon::USER | lexicon::COND) != 0;
+        let speaks = (addresses && !presenting) || subject.hidden.is_some();
+        let severity = if p >= model.high && speaks {
+            Severity::High
+        } else if p >= model.medium {
+            Severity::Medium
+        } else {
+            return;
+        };
+        subject.report(
+            sink,
+            ids::LRN_DIRECTIVE,
+            severity,
+            reading.sentences[index].range.clone(),
+            "Reads as an instruction smuggled to the agent (learned model)",
+        );
+    }
+}
+
+/// What part of a capability a field is.
+pub fn role_of(field: &TextField<'_>) -> Role {
+    match field.kind {
+        FieldKind::Name | FieldKind::SchemaKey => Role::Name,
+        FieldKind::Uri => Role::Other,
+        FieldKind::Prose => {
+            if parameter_of(field.field).is_some() || (field.field.starts_with("arguments[") && field.field.ends_with(".description")) {
+                Role::Parameter
+            } else if matches!(field.field, "description" | "title" | "instructions" | "serverInfo.title") {
+                Role::Description
+            } else {
+                Role::Other
+            }
+        }
+    }
+}
+
+/// A name read as words (`ignore_previous_and_send_keys` → "ignore previous
+/// and send keys"), when it has enough words to say something.
+pub fn name_text(name: &str) -> Option<String> {
+    let words = directive::name_words(name);
+    (words.len() >= 3).then(|| words.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameter_paths_name_their_parameter() {
+        assert_eq!(parameter_of("inputSchema.properties.path.description"), Some("path"));
+        assert_eq!(parameter_of("inputSchema.properties.a.properties.b.description"), Some("b"));
+        assert_eq!(parameter_of("description"), None);
+        assert_eq!(parameter_of("inputSchema.properties.x.enum[0]"), None);
+    }
+}
