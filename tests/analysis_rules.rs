@@ -1206,3 +1206,92 @@ fn passing_the_tool_an_argument_after_a_secret_mention_is_not_theft() {
         describe_findings(&r)
     );
 }
+/// 200 real tool names (from `corpus/real/servers`, whose SOURCES.json
+/// lists each server and its licence) that carry a verb.
+const REAL_NAMES_WITH_VERBS: &[&str] = &[
+    "DeleteDbInstance", "DiagnoseAHORunFailure", "GetServerInfo",
+    "GrantHealthOmicsRepositoryAccess", "KendraListIndexesTool", "ListTagsForResource",
+    "Scroll-Tool", "UntagResource", "act", "activate_project", "add-filters", "add-goals",
+    "add_footnote_robust", "aggregate", "append_event_orchestration_router_rule",
+    "append_rows_to_table", "appservice_webapp_diagnostic_diagnose", "atlas-streams-discover",
+    "atlas-streams-teardown", "atlas-upgrade-cluster", "audit_service_operations",
+    "azurebackup_backup_status", "azurebackup_governance_find-unprotected",
+    "browser_handle_dialog", "cache_append", "cache_flush_all", "cache_quit", "cache_replace",
+    "cache_touch", "call_api", "call_service_tool", "chroma_peek_collection",
+    "cilium_list_metrics", "cilium_toggle_cluster_mesh", "cilium_toggle_configuration_option",
+    "cilium_toggle_hubble", "cilium_upgrade_cilium", "collect_aks_node_logs",
+    "company_research_exa", "container_exec", "container_initialize",
+    "conversations_search_messages", "cosmos_database_container_item_query",
+    "createCollectionFork", "create_chart", "create_merge_request_thread",
+    "create_subscription", "create_template", "customize_footnote_style", "dbg_exit",
+    "dbg_step_into", "dbg_step_over", "declare_stack", "declare_type", "decompile",
+    "define_code", "define_func", "delete_object", "delete_schedule_v3_rotation_event",
+    "demote_admin", "dex_explore_remote_warp_diag_output", "discover_by_organization",
+    "dns_report", "drawArc", "drawRectangle", "drawText", "emulate", "esm_optimize",
+    "execute_log_insights_query", "execute_query", "explore_area", "find_commit_by_message",
+    "firecrawl_deep_research", "force_recompile", "forward_message", "forward_messages",
+    "gateway_target_synchronize", "get-actor-log", "get-project-health",
+    "get-sent-email-attachment", "getCollections", "getSpecDefinition", "getWorkspaceContext",
+    "get_cost", "get_crypto_quotes", "get_datastore", "get_episodes", "get_group",
+    "get_heapsnapshot_retainers", "get_image_set", "get_pipeline_job", "get_quotes",
+    "get_subreddit_info", "get_symbols_overview", "get_url_pdf", "get_workbook_metadata",
+    "git_clean", "grafana_api_request", "grant_team_access", "helm_get_release",
+    "helm_uninstall", "hf_sandbox_exec", "ignore_vulnerability", "intersect_tool",
+    "invoice-units", "is_database_connected", "jira_get_related_issues",
+    "k8s_annotate_resource", "k8s_scale", "kubectl_scale", "launchCanvas", "launch_pwa",
+    "lighthouse_audit", "linear_duplicateIssue", "linear_getDocumentById",
+    "linear_getInitiatives", "linear_getIssueHistory", "linear_rotateWebhookSecret",
+    "linear_unarchiveInitiative", "linear_unarchiveReleasePipeline", "listMonitorExecutions",
+    "list_applications", "list_autonomous_systems", "list_contact_aliases", "list_ct_logs",
+    "list_log_entries", "list_objects", "list_resources", "list_team_members",
+    "make_ai_inference", "make_outbound_call", "make_signature", "make_signature_for_function",
+    "make_signature_for_range", "managedlustre_fs_blob_autoexport_get", "mcp-activate-profile",
+    "mcp-exec", "milvus_use_database", "milvus_vector_search",
+    "monitor_instrumentation_get-learning-resource", "obsidian_append_to_note",
+    "optimize_waypoints", "pg_kill", "place_details_tool", "place_gtt_order", "place_order",
+    "place_stock_order", "playwright_assert_response", "playwright_press_key", "pods_exec",
+    "poll_hunyuan_job_status", "poll_rodin_job_status", "prometheus_query_tool",
+    "protect_document", "provision_ai_model", "provision_neon_data_api", "ps_scale",
+    "py_exec_file", "rabbimq_broker_initialize_connection",
+    "rabbimq_broker_initialize_connection_with_oauth", "read_process_output", "rebase_branch",
+    "reindex", "reload_document", "remove_series_from_image_set", "replace_content",
+    "replace_text_in_file", "repo_pull_request_thread_write", "reschedule-tasks",
+    "reverse_geocode", "reverse_geocode_tool", "screenshot", "search_contacts",
+    "servicebus_queue_peek", "shadcn_list_components", "shortResponseQuery",
+    "simulate_conversation", "speech_tts_synthesize", "sql_db_get", "stop_playback",
+    "switch_database_connection", "tavily_research", "toggle-simulated-logging",
+    "trace_data_flow", "transact", "trigger-sampling-request", "trigger_extension_action",
+    "unban_user", "unmerge_cells", "unwatch_topic", "unzip_file", "update-broadcast",
+    "update-comments", "update_datasource", "vm_troubleshoot", "work_capacity_write",
+    "zotero_find_related_papers", "zotero_get_notes", "zotero_switch_library",
+    "zotero_synthesize_annotations",
+];
+
+#[test]
+fn real_tool_names_with_a_verb_are_not_flagged() {
+    assert_eq!(REAL_NAMES_WITH_VERBS.len(), 200);
+    let tools = REAL_NAMES_WITH_VERBS
+        .iter()
+        .chain(&["multiply", "toggle_feature", "reorder_items"])
+        .map(|n| tool(n, "Does what its name says to the given item.", object(json!({}))))
+        .collect();
+    let report = scan(snapshot(tools));
+    let flagged: Vec<_> = findings(&report, "GH-QLT-001")
+        .iter()
+        .map(|f| f.target.name.clone())
+        .collect();
+    assert!(flagged.is_empty(), "flagged as verb-less: {flagged:?}");
+}
+
+#[test]
+fn real_tool_names_without_a_verb_are_flagged_as_info() {
+    let names = ["calculator", "filesystem", "wiki", "server_health", "pg_locks"];
+    let tools = names
+        .iter()
+        .map(|n| tool(n, "Answers questions about the named thing.", object(json!({}))))
+        .collect();
+    let report = scan(snapshot(tools));
+    let flagged = findings(&report, "GH-QLT-001");
+    assert_eq!(flagged.len(), names.len(), "{}", describe_findings(&report));
+    assert!(flagged.iter().all(|f| f.severity == Severity::Info));
+}

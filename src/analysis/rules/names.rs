@@ -241,6 +241,33 @@ pub const VERBS: &[&str] = &[
     "unblock",
     "mute",
     "unmute",
+    // Verbs seen in real servers' tool names (corpus/real), checked by
+    // `real_tool_names_with_a_verb_are_not_flagged`.
+    "accept", "ack", "acknowledge", "act", "activate", "aggregate", "allocate", "allow",
+    "annotate", "answer", "append", "assume", "audit", "authenticate", "authorize", "autoscale",
+    "backup", "ban", "benchmark", "bind", "blame", "book", "bridge", "burn", "buy", "call",
+    "charge", "checkout", "choose", "claim", "cleanup", "collect", "combine", "compile",
+    "concat", "confirm", "containerize", "cordon", "crop", "customize", "deactivate",
+    "decompile", "decompress", "define", "demote", "deny", "deposit", "deserialize", "diagnose",
+    "disassemble", "discover", "dispatch", "display", "divide", "downgrade", "drain", "draw",
+    "duplicate", "emit", "emulate", "enroll", "enter", "escalate", "evacuate", "evict", "exec",
+    "exit", "expire", "explore", "expose", "finalize", "finish", "fix", "flag", "flip", "flush",
+    "forward", "geocode", "geolocate", "grant", "gunzip", "gzip", "handle", "has", "heal",
+    "hide", "highlight", "identify", "intersect", "invoice", "invoke", "is", "kick", "launch",
+    "leave", "listen", "login", "logout", "make", "match", "mention", "migrate", "mint",
+    "moderate", "mount", "multiply", "optimize", "order", "pick", "place", "plot", "poll",
+    "prefer", "preview", "promote", "protect", "provision", "prune", "quit", "rebase", "refund",
+    "reindex", "release", "reload", "remind", "renew", "reopen", "reorder", "repair", "replace",
+    "report", "reschedule", "reserve", "respond", "retrieve", "reveal", "reverse", "revert",
+    "rollback", "rotate", "route", "say", "scale", "screenshot", "scroll", "sell", "serialize",
+    "setup", "signin", "signout", "simplify", "simulate", "sleep", "snooze", "solve", "spawn",
+    "stash", "subtract", "sum", "swap", "switch", "synthesize", "tap", "think", "toggle",
+    "trace", "transact", "transition", "tunnel", "unarchive", "unban", "unbind", "uncordon",
+    "undeploy", "unlike", "unmerge", "unmount", "unprotect", "unregister", "unset", "unshare",
+    "unstage", "untag", "unwatch", "unwrap", "unzip", "upgrade", "vectorize", "vote", "warm",
+    "withdraw", "zip", "zoom", "continue", "step", "init", "initialize", "clean", "infer",
+    "ignore", "declare", "peek", "touch", "prepend", "recompile", "synchronize", "troubleshoot",
+    "enrich", "reconnect", "assert", "expect", "teardown", "skim", "research",
 ];
 
 /// Names that explain nothing (compared after removing a trailing number).
