@@ -165,3 +165,77 @@ async fn a_job_whose_worker_was_killed_is_claimed_again_and_scanned_once() {
         serde_json::from_str(&scan.snapshot.unwrap()).unwrap();
     assert_eq!(snapshot.tools[0].name, "get_time");
 }
+
+fn panicking_analysis(
+    _: &gatehouse::snapshot::Snapshot,
+    _: &gatehouse::analysis::Context,
+    _: &RulesConfig,
+) -> gatehouse::analysis::Report {
+    panic!("index out of range in a rule")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panicking_analysis_leaves_the_version_in_review_with_the_failure_visible() {
+    let url = spawn_slow_server(SlowServer::default()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let database_url = format!("sqlite://{}", dir.path().join("gatehouse.db").display());
+    let db = Db::connect(&database_url).await.unwrap();
+    let (_, publisher_id) =
+        gatehouse::cli::admin::create_publisher(&db, "acme", &["com.example".into()], "test")
+            .await
+            .unwrap();
+    let publisher = accounts::publisher_by_id(&db, &publisher_id)
+        .await
+        .unwrap()
+        .unwrap();
+    let doc = json!({"name": "com.example/clock", "description": "Clock", "version": "1.0.0",
+        "remotes": [{"type": "streamable-http", "url": url}]});
+    let net = NetPolicy::from_config(Some("1")).unwrap();
+    let version =
+        gatehouse::registry::publish::publish(&db, &net, &publisher, doc.to_string().as_bytes())
+            .await
+            .unwrap();
+    let mut config = WorkerConfig::new(
+        CrawlOptions {
+            network: net,
+            ..CrawlOptions::default()
+        },
+        RulesConfig::default(),
+    );
+    config.analyzer = panicking_analysis;
+
+    assert_eq!(jobs::run_until_idle(&db, &config).await.unwrap(), 1);
+
+    let v = gatehouse::storage::versions::get_version(&db, "com.example/clock", "1.0.0")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(v.status.as_str(), "in_review", "never left in scanning");
+    assert_eq!(
+        v.max_severity.as_deref(),
+        Some("high"),
+        "the queue shows the failure"
+    );
+    let (state, attempts): (String, i64) = sqlx::query_as("SELECT state, attempts FROM jobs")
+        .fetch_one(db.pool())
+        .await
+        .unwrap();
+    assert_eq!((state.as_str(), attempts), ("done", 1), "no retry loop");
+    let scan = gatehouse::storage::versions::latest_scan(&db, &version.id)
+        .await
+        .unwrap()
+        .unwrap();
+    let report: gatehouse::analysis::Report =
+        serde_json::from_str(&scan.report.unwrap()).unwrap();
+    let failed: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == "GH-ANA-001")
+        .collect();
+    assert_eq!(failed.len(), 1, "{:?}", report.findings);
+    assert_eq!(failed[0].severity, gatehouse::analysis::Severity::High);
+    assert!(failed[0].evidence.contains("index out of range"));
+    assert_eq!(report.server.name, "com.example/clock");
+    // The snapshot is kept, so a reviewer can read what was not analysed.
+    assert!(scan.snapshot.unwrap().contains("get_time"));
+}

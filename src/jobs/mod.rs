@@ -40,7 +40,13 @@ pub struct WorkerConfig {
     pub crawl: CrawlOptions,
     /// Analysis configuration.
     pub rules: RulesConfig,
+    /// The analysis run on each snapshot ([`analysis::analyze`]); a test
+    /// swaps in one that panics to check that a panic cannot strand a version.
+    pub analyzer: Analyzer,
 }
+
+/// The analysis a worker runs on a crawled snapshot.
+pub type Analyzer = fn(&Snapshot, &analysis::Context, &RulesConfig) -> Report;
 
 impl WorkerConfig {
     /// Defaults for a process, with a unique worker id.
@@ -53,6 +59,7 @@ impl WorkerConfig {
             poll_interval: Duration::from_millis(500),
             crawl,
             rules,
+            analyzer: analysis::analyze,
         }
     }
 }
@@ -174,7 +181,7 @@ async fn run_scan(
             options.transport = transport;
             let snapshot = crawl_with_heartbeat(db, config, job, &url, &options).await?;
             let ctx = crate::review::approved_context(db, &version.server_name).await?;
-            let mut report = analysis::analyze(&snapshot, &ctx, &config.rules);
+            let mut report = analyze_guarded(config, &snapshot, &ctx);
             report.server = server;
             (Some(snapshot), report)
         }
@@ -228,6 +235,35 @@ async fn run_scan(
     tx.commit().await?;
     tracing::info!(job = %job.id, version = %version.id, findings = report.findings.len(), max_severity = ?max, "scan stored");
     Ok(())
+}
+
+/// Runs the analysis; a panic in it (a bug, never expected) becomes a scan
+/// with one high "analysis failed" finding instead of a job that retries
+/// forever and a version stuck in `scanning`. The reviewer sees that nothing
+/// was analysed, and approving needs the acknowledgement that high findings
+/// require.
+fn analyze_guarded(config: &WorkerConfig, snapshot: &Snapshot, ctx: &analysis::Context) -> Report {
+    let run = std::panic::AssertUnwindSafe(|| (config.analyzer)(snapshot, ctx, &config.rules));
+    std::panic::catch_unwind(run).unwrap_or_else(|panic| {
+        let detail = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        tracing::error!(panic = %detail, "analysis panicked; storing the scan as not analysed");
+        Report::new(
+            ReportServer::default(),
+            vec![Finding {
+                rule: crate::analysis::catalogue::ids::ANA_FAILED.into(),
+                category: Category::Protocol,
+                severity: Severity::High,
+                target: Target::server(),
+                field: "analysis".into(),
+                message: "Analysis failed: the crawled capabilities were stored but not analysed; review them by hand".into(),
+                evidence: crate::analysis::normalize::truncate(&detail, 200).to_string(),
+            }],
+        )
+    })
 }
 
 /// Crawls while renewing the job's lease, so a long crawl is not taken over.
