@@ -276,9 +276,10 @@ pub mod crawl_codes {
     /// A response that is not valid JSON-RPC.
     pub const INVALID_RESPONSE: &str = "invalid_response";
     /// A result whose `resultType` is not `complete` where only a complete
-    /// result makes sense (a list), or a modern result without one.
+    /// result makes sense (a list); an absent one counts as `complete`.
     pub const RESULT_TYPE: &str = "result_type";
-    /// Missing or invalid caching hints (`ttlMs`, `cacheScope`) on a modern result.
+    /// Invalid caching hints (`ttlMs`, `cacheScope`) on a modern result; absent
+    /// ones are not recorded (the specification gives clients a default).
     pub const CACHE_HINT: &str = "cache_hint";
     /// An icon whose `src` is not an `https:` or `data:` URI (it is dropped).
     pub const INVALID_ICON: &str = "invalid_icon";

@@ -92,6 +92,14 @@ async fn a_dual_era_server_is_crawled_at_the_modern_revision_without_a_handshake
         "{:?}",
         snapshot.supported_versions
     );
+    // rmcp sends caching hints on its lists but no resultType there; an absent
+    // resultType is "complete" (2026-07-28, Basic §ResultType), so nothing is recorded.
+    let info = snapshot.crawl.as_ref().unwrap();
+    assert!(info.errors.is_empty(), "{:?}", info.errors);
+    let tools = &info.cache["tools"];
+    assert_eq!(tools.ttl_ms, Some(0));
+    assert_eq!(tools.cache_scope.as_deref(), Some("private"));
+    assert!(info.cache.contains_key("discover"));
     let requests = fixture.requests();
     assert_eq!(requests[0].rpc_method.as_deref(), Some("server/discover"));
     for request in &requests {

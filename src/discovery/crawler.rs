@@ -669,7 +669,7 @@ impl Crawler {
             protocol_version: Some(version),
             ..Snapshot::default()
         };
-        self.check_result_type("server/discover", discover.get("resultType"), true);
+        self.check_result_type("server/discover", discover.get("resultType"));
         if let Some(hint) = self.cache_hint("server/discover", &discover, None) {
             self.cache.insert("discover".into(), hint);
         }
@@ -879,7 +879,7 @@ impl Crawler {
             let Value::Object(mut result) = result else {
                 unreachable!("answer_to only returns objects")
             };
-            if !self.check_result_type(spec.method, result.get("resultType"), modern) {
+            if !self.check_result_type(spec.method, result.get("resultType")) {
                 return Flow::Next;
             }
             if modern && let Some(page_hint) = self.cache_hint(spec.method, &result, hint.as_ref())
@@ -1030,21 +1030,13 @@ impl Crawler {
 
     /// Records a `resultType` that is not `complete` (2026-07-28 changelog, major
     /// change 8): a list has no multi-round-trip form, so an `input_required`
-    /// page, or any other value, ends that list. A modern result must carry the
-    /// field; an older one without it counts as complete. Returns whether the
-    /// result may be used.
-    fn check_result_type(&mut self, method: &str, value: Option<&Value>, modern: bool) -> bool {
+    /// page, or any other value, ends that list. An absent `resultType` is
+    /// `complete` in either era (Basic §ResultType: clients MUST treat it so),
+    /// and is not recorded. Returns whether the result may be used.
+    fn check_result_type(&mut self, method: &str, value: Option<&Value>) -> bool {
         match value {
+            None => true,
             Some(Value::String(kind)) if kind == "complete" => true,
-            None if !modern => true,
-            None => {
-                self.record(
-                    crawl_codes::RESULT_TYPE,
-                    format!("{method}: the result has no resultType (required since 2026-07-28)"),
-                    None,
-                );
-                true
-            }
             Some(other) => {
                 let shown = match other {
                     Value::String(text) => format!("{:?}", cut(text, 64)),
@@ -1063,8 +1055,10 @@ impl Crawler {
     }
 
     /// The caching hints of one modern result (2026-07-28, Caching §Cacheable
-    /// Model); missing or invalid ones are recorded, and a `cacheScope` that
-    /// differs from the list's first page is too (§Interaction with Pagination).
+    /// Model). Absent hints are not an anomaly: the specification gives clients
+    /// a default for them (no `ttlMs` means 0, immediately stale), so only
+    /// invalid values are recorded, and a `cacheScope` that differs from the
+    /// list's first page (§Interaction with Pagination: servers MUST keep it).
     fn cache_hint(
         &mut self,
         method: &str,
@@ -1073,23 +1067,22 @@ impl Crawler {
     ) -> Option<CacheHint> {
         let mut problems = Vec::new();
         let ttl_ms = match result.get("ttlMs") {
-            None => {
-                problems.push("no ttlMs".to_string());
-                None
-            }
-            Some(value) => match value.as_u64() {
-                Some(ttl) => Some(ttl),
-                None => {
-                    problems.push("ttlMs is not an integer >= 0".to_string());
+            None => None,
+            Some(value) => match (value.as_u64(), value.as_i64()) {
+                (Some(ttl), _) => Some(ttl),
+                // §Time-to-Live: a negative TTL is treated as 0.
+                (None, Some(_)) => {
+                    problems.push("ttlMs is negative".to_string());
+                    Some(0)
+                }
+                (None, None) => {
+                    problems.push("ttlMs is not an integer".to_string());
                     None
                 }
             },
         };
         let cache_scope = match result.get("cacheScope") {
-            None => {
-                problems.push("no cacheScope".to_string());
-                None
-            }
+            None => None,
             Some(Value::String(scope)) if scope == "public" || scope == "private" => {
                 Some(scope.clone())
             }
