@@ -163,8 +163,9 @@ enum Opening {
 
 /// What the `server/discover` probe says about the server.
 enum Probe {
-    /// It speaks `version` of the modern era; the transport talks to it.
-    Modern(Transport, Value, String),
+    /// It speaks `version` of the modern era; the transport talks to it (boxed:
+    /// a transport is large beside the other variant).
+    Modern(Box<Transport>, Value, String),
     /// It is an older server: fall back to `initialize`.
     Legacy,
 }
@@ -479,6 +480,7 @@ impl Crawler {
         if options.transport != TransportChoice::Sse && options.era != EraChoice::Legacy {
             match self.probe(&url).await? {
                 Probe::Modern(transport, discover, version) => {
+                    let transport = *transport;
                     self.transport_name = transport.name();
                     return Ok((transport, Opening::Modern { discover, version }));
                 }
@@ -515,7 +517,11 @@ impl Crawler {
                         })
                         .unwrap_or_default();
                     if supported.iter().any(|v| v == version) {
-                        return Ok(Probe::Modern(transport, result, version.to_string()));
+                        return Ok(Probe::Modern(
+                            Box::new(transport),
+                            result,
+                            version.to_string(),
+                        ));
                     }
                     match mutual_modern(&supported) {
                         Some(other) if attempt == 0 => version = other,

@@ -96,10 +96,8 @@ impl SseParser {
             // and Redelivery). An id goes back to the server as `Last-Event-ID`, so only
             // a short header-safe one is kept; the HTML standard ignores ids with NUL.
             b"id" if value.is_empty() => self.last_event_id = None,
-            b"id" => {
-                if value.len() <= 256 && value.iter().all(|b| (0x20..=0x7e).contains(b)) {
-                    self.last_event_id = Some(String::from_utf8_lossy(value).into_owned());
-                }
+            b"id" if value.len() <= 256 && value.iter().all(|b| (0x20..=0x7e).contains(b)) => {
+                self.last_event_id = Some(String::from_utf8_lossy(value).into_owned());
             }
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
                 self.retry_ms = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok());
