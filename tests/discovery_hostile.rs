@@ -372,6 +372,36 @@ async fn a_list_result_that_is_not_complete_is_recorded_and_not_used() {
 }
 
 #[tokio::test]
+async fn absent_caching_hints_are_not_recorded_but_invalid_or_changing_ones_are() {
+    // Act
+    let (snapshot, _) = crawl_hostile_modern(Hostility::CacheHints, small_limits()).await;
+
+    // Assert: the first page has no hints, and that is no anomaly (Caching
+    // §Time-to-Live gives clients a default); the other two break the spec's rules.
+    assert_eq!(snapshot.tools.len(), 3);
+    let hints: Vec<&str> = errors(&snapshot)
+        .iter()
+        .filter(|e| e.code == crawl_codes::CACHE_HINT)
+        .map(|e| e.message.as_str())
+        .collect();
+    assert_eq!(hints.len(), 2, "{hints:?}");
+    assert_recorded(&snapshot, crawl_codes::CACHE_HINT, "ttlMs is negative");
+    assert_recorded(
+        &snapshot,
+        crawl_codes::CACHE_HINT,
+        "ttlMs is not an integer",
+    );
+    assert_recorded(
+        &snapshot,
+        crawl_codes::CACHE_HINT,
+        "cacheScope changed from private to public",
+    );
+    let tools = &snapshot.crawl.as_ref().unwrap().cache["tools"];
+    assert_eq!(tools.ttl_ms, Some(0));
+    assert_eq!(tools.cache_scope.as_deref(), Some("private"));
+}
+
+#[tokio::test]
 async fn a_silent_server_discover_falls_back_to_initialize_at_the_request_timeout() {
     // Arrange: an older server that never answers the unknown method.
     let fixture = spawn_fixture(FixtureKind::Hostile(Hostility::SilentDiscover)).await;

@@ -131,6 +131,10 @@ pub enum Hostility {
     RequiresOAuth,
     /// Tools carrying icons: one `https:`, one `javascript:`, one `http:`.
     Icons,
+    /// Three `tools/list` pages (modern path): no caching hints, then a negative
+    /// `ttlMs` with `cacheScope: "private"`, then a string `ttlMs` with
+    /// `cacheScope: "public"`.
+    CacheHints,
 }
 
 /// One HTTP request a fixture received.
@@ -802,6 +806,19 @@ async fn hostile_post(
             &id,
             json!({"resultType": "input_required", "inputRequests": {}, "tools": [one_tool("x")]}),
         ),
+        // Sent as is: the `answer` closure would add valid hints to every page.
+        Hostility::CacheHints => {
+            let result = match page {
+                0 => {
+                    json!({"resultType": "complete", "tools": [one_tool("a")], "nextCursor": "c1"})
+                }
+                1 => {
+                    json!({"tools": [one_tool("b")], "nextCursor": "c2", "ttlMs": -5, "cacheScope": "private"})
+                }
+                _ => json!({"tools": [one_tool("c")], "ttlMs": "soon", "cacheScope": "public"}),
+            };
+            json_response(json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string())
+        }
         Hostility::Icons => answer(
             &id,
             json!({"tools": [{
