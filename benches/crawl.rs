@@ -1,4 +1,7 @@
-//! Crawl benchmark: a fixture with 5,000 tools served 50 a page (100 pages).
+//! Crawl benchmark: a fixture with 5,000 tools served 50 a page (100 pages),
+//! crawled on the modern path (MCP 2026-07-28: `server/discover`, per-request
+//! `_meta`) and on the older `initialize` path, one beside the other (the rmcp
+//! fixture serves both eras).
 //!
 //! Measures, over several runs, the wall time of `discovery::crawl` in this
 //! process, and the peak RSS of the real `gatehouse scan` binary crawling the
@@ -13,7 +16,7 @@ mod mcp_fixtures;
 
 use std::time::{Duration, Instant};
 
-use gatehouse::discovery::{CrawlOptions, NetPolicy, crawl};
+use gatehouse::discovery::{CrawlOptions, EraChoice, NetPolicy, crawl};
 use mcp_fixtures::{FixtureKind, peak_rss_bytes, spawn_fixture};
 
 const TOOLS: usize = 5_000;
@@ -28,17 +31,37 @@ async fn main() {
         per_page: PER_PAGE,
     })
     .await;
-    let options = CrawlOptions {
-        network: NetPolicy::allow_all(),
-        ..CrawlOptions::default()
-    };
+    for (name, era) in [("modern", EraChoice::Modern), ("legacy", EraChoice::Legacy)] {
+        let options = CrawlOptions {
+            network: NetPolicy::allow_all(),
+            era,
+            ..CrawlOptions::default()
+        };
+        println!("{name} path:");
+        run(&fixture.url, &options).await;
+    }
 
+    match binary_peak_rss(&fixture.url, "modern").await {
+        Some((wall, kib)) => println!(
+            "  `gatehouse scan URL --era modern --format json` (separate process): wall {wall:.2} s, peak RSS {:.1} MB",
+            kib as f64 * 1024.0 / 1e6
+        ),
+        None => println!("  (no /usr/bin/time: the binary's peak RSS was not measured)"),
+    }
+    if let Some((wall, kib)) = binary_peak_rss(&fixture.url, "legacy").await {
+        println!(
+            "  `gatehouse scan URL --era legacy --format json` (separate process): wall {wall:.2} s, peak RSS {:.1} MB",
+            kib as f64 * 1024.0 / 1e6
+        );
+    }
+}
+
+/// Crawls `url` [`RUNS`] times with `options` and prints the wall times.
+async fn run(url: &str, options: &CrawlOptions) {
     let mut times = Vec::with_capacity(RUNS);
     for _ in 0..RUNS {
         let started = Instant::now();
-        let snapshot = crawl(&fixture.url, &options)
-            .await
-            .expect("the crawl succeeds");
+        let snapshot = crawl(url, options).await.expect("the crawl succeeds");
         times.push(started.elapsed());
         let info = snapshot.crawl.as_ref().unwrap();
         assert_eq!(snapshot.tools.len(), TOOLS);
@@ -55,21 +78,13 @@ async fn main() {
         ms(times[RUNS - 1])
     );
     println!(
-        "  peak RSS of this process (crawler + fixture server): {:.1} MB",
+        "  peak RSS of this process so far (crawler + fixture server): {:.1} MB",
         peak_rss_bytes() as f64 / 1e6
     );
-
-    match binary_peak_rss(&fixture.url).await {
-        Some((wall, kib)) => println!(
-            "  `gatehouse scan URL --format json` (separate process): wall {wall:.2} s, peak RSS {:.1} MB",
-            kib as f64 * 1024.0 / 1e6
-        ),
-        None => println!("  (no /usr/bin/time: the binary's peak RSS was not measured)"),
-    }
 }
 
 /// Wall seconds and peak RSS (KiB) of the scan binary, measured by GNU time.
-async fn binary_peak_rss(url: &str) -> Option<(f64, u64)> {
+async fn binary_peak_rss(url: &str, era: &str) -> Option<(f64, u64)> {
     if !std::path::Path::new("/usr/bin/time").exists() {
         return None;
     }
@@ -80,6 +95,8 @@ async fn binary_peak_rss(url: &str) -> Option<(f64, u64)> {
             env!("CARGO_BIN_EXE_gatehouse"),
             "scan",
             url,
+            "--era",
+            era,
             "--format",
             "json",
         ])

@@ -14,10 +14,15 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Snapshot {
-    /// The protocol version the server answered `initialize` with.
+    /// The negotiated protocol version: the one a modern server accepted on
+    /// `server/discover`, or the one an older server answered `initialize` with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol_version: Option<String>,
-    /// `serverInfo` from the `initialize` result.
+    /// `supportedVersions` from `server/discover` (modern servers only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supported_versions: Option<Vec<String>>,
+    /// `serverInfo` from the `initialize` result, or a modern server's
+    /// `_meta["io.modelcontextprotocol/serverInfo"]` from `server/discover`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_info: Option<Implementation>,
     /// `capabilities` from the `initialize` result, verbatim.
@@ -181,13 +186,25 @@ pub struct PromptArgument {
     pub extra: Map<String, Value>,
 }
 
-/// How a crawl went: transport, pages per list, duration and anomalies.
+/// How a crawl went: transport, era, pages per list, duration and anomalies.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CrawlInfo {
     /// `streamable-http` or `sse`.
     #[serde(default)]
     pub transport: String,
+    /// `modern` (revision 2026-07-28 and later: `server/discover`, per-request
+    /// `_meta`) or `legacy` (the `initialize` handshake); empty in snapshots
+    /// made before eras existed.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub era: String,
+    /// The caching hints (`ttlMs`, `cacheScope`) of each list and of
+    /// `server/discover` (key `discover`), as a modern server sent them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cache: BTreeMap<String, CacheHint>,
+    /// How the crawl was authorised, when the server asked for OAuth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<AuthInfo>,
     /// Pages fetched per list (`tools`, `resources`, `resourceTemplates`, `prompts`).
     #[serde(default)]
     pub pages: BTreeMap<String, u32>,
@@ -197,6 +214,31 @@ pub struct CrawlInfo {
     /// Anomalies and bounds hit, in the order they happened.
     #[serde(default)]
     pub errors: Vec<CrawlError>,
+}
+
+/// The caching hints of one cacheable result (MCP 2026-07-28, Caching §Cacheable Model).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CacheHint {
+    /// The smallest `ttlMs` over the list's pages: how long the whole list may be
+    /// considered fresh. Absent when no page carried a valid one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl_ms: Option<u64>,
+    /// `public` or `private`, as the first page said (every page must agree).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_scope: Option<String>,
+}
+
+/// The OAuth side of a crawl: what the server asked for and who issued the token.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthInfo {
+    /// The scopes the server's challenge or its protected resource metadata named.
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    /// The authorisation server's issuer identifier, when a token was obtained.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issuer: Option<String>,
 }
 
 /// One anomaly recorded during a crawl; the analysis turns each into a `protocol` finding.
@@ -233,6 +275,16 @@ pub mod crawl_codes {
     pub const BOUND: &str = "bound";
     /// A response that is not valid JSON-RPC.
     pub const INVALID_RESPONSE: &str = "invalid_response";
+    /// A result whose `resultType` is not `complete` where only a complete
+    /// result makes sense (a list); an absent one counts as `complete`.
+    pub const RESULT_TYPE: &str = "result_type";
+    /// Invalid caching hints (`ttlMs`, `cacheScope`) on a modern result; absent
+    /// ones are not recorded (the specification gives clients a default).
+    pub const CACHE_HINT: &str = "cache_hint";
+    /// An icon whose `src` is not an `https:` or `data:` URI (it is dropped).
+    pub const INVALID_ICON: &str = "invalid_icon";
+    /// The server asked for OAuth and no token could be obtained.
+    pub const AUTH: &str = "auth";
 }
 
 /// Which capability a finding or anomaly is about (DESIGN.md §6 `target`).

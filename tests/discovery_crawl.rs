@@ -4,7 +4,7 @@
 #[path = "support/mcp_fixtures.rs"]
 mod mcp_fixtures;
 
-use gatehouse::discovery::{CrawlOptions, NetPolicy, TransportChoice, crawl};
+use gatehouse::discovery::{CrawlOptions, EraChoice, NetPolicy, TransportChoice, crawl};
 use gatehouse::snapshot::{Snapshot, crawl_codes};
 use mcp_fixtures::{Catalogue, FixtureKind, Hostility, catalogue, spawn_fixture};
 use serde_json::{Value, json};
@@ -66,7 +66,111 @@ async fn crawl_collects_every_category_across_pages_over_streamable_http_with_ss
     assert_eq!(info.pages["resources"], 2);
     assert_eq!(info.pages["resourceTemplates"], 1);
     assert_eq!(info.pages["prompts"], 1);
+    // rmcp serves both eras: the crawl records the modern revision.
+    assert_eq!(snapshot.protocol_version.as_deref(), Some("2026-07-28"));
+    assert_eq!(info.era, "modern");
+}
+
+#[tokio::test]
+async fn a_dual_era_server_is_crawled_at_the_modern_revision_without_a_handshake() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::Everything).await;
+
+    // Act
+    let snapshot = crawl(&fixture.url, &loopback_options(TransportChoice::Auto))
+        .await
+        .unwrap();
+
+    // Assert
+    assert_matches_catalogue(&snapshot, &catalogue());
+    assert_eq!(snapshot.protocol_version.as_deref(), Some("2026-07-28"));
+    assert!(
+        snapshot
+            .supported_versions
+            .as_ref()
+            .is_some_and(|v| v.iter().any(|v| v == "2026-07-28")),
+        "{:?}",
+        snapshot.supported_versions
+    );
+    // rmcp sends caching hints on its lists but no resultType there; an absent
+    // resultType is "complete" (2026-07-28, Basic §ResultType), so nothing is recorded.
+    let info = snapshot.crawl.as_ref().unwrap();
+    assert!(info.errors.is_empty(), "{:?}", info.errors);
+    let tools = &info.cache["tools"];
+    assert_eq!(tools.ttl_ms, Some(0));
+    assert_eq!(tools.cache_scope.as_deref(), Some("private"));
+    assert!(info.cache.contains_key("discover"));
+    let requests = fixture.requests();
+    assert_eq!(requests[0].rpc_method.as_deref(), Some("server/discover"));
+    for request in &requests {
+        let method = request.rpc_method.clone().expect("only JSON-RPC POSTs");
+        assert_ne!(method, "initialize");
+        assert_eq!(
+            request.http_method, "POST",
+            "no DELETE, no GET: {request:?}"
+        );
+        assert_eq!(request.session_id, None);
+        assert_eq!(request.protocol_version.as_deref(), Some("2026-07-28"));
+        let header = request.headers.iter().find(|(k, _)| k == "mcp-method");
+        assert_eq!(header.map(|(_, v)| v.as_str()), Some(method.as_str()));
+        let meta = &request.body.as_ref().unwrap()["params"]["_meta"];
+        assert_eq!(
+            meta["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
+        assert_eq!(
+            meta["io.modelcontextprotocol/clientInfo"]["name"],
+            "gatehouse"
+        );
+        assert!(meta["io.modelcontextprotocol/clientCapabilities"].is_object());
+    }
+}
+
+#[tokio::test]
+async fn the_legacy_era_can_be_forced_and_records_the_older_revision() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::Everything).await;
+    let options = CrawlOptions {
+        era: EraChoice::Legacy,
+        ..loopback_options(TransportChoice::Auto)
+    };
+
+    // Act
+    let snapshot = crawl(&fixture.url, &options).await.unwrap();
+
+    // Assert
+    assert_matches_catalogue(&snapshot, &catalogue());
     assert_eq!(snapshot.protocol_version.as_deref(), Some("2025-11-25"));
+    assert_eq!(snapshot.crawl.unwrap().era, "legacy");
+    assert_eq!(fixture.rpc_methods()[0], "initialize");
+}
+
+#[tokio::test]
+async fn an_sse_response_that_ends_early_is_resumed_with_last_event_id_after_retry() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::ResumableSse).await;
+    let started = std::time::Instant::now();
+
+    // Act
+    let snapshot = crawl(&fixture.url, &loopback_options(TransportChoice::Auto))
+        .await
+        .unwrap();
+
+    // Assert
+    let names: Vec<&str> = snapshot.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["resumed"]);
+    let get = fixture
+        .requests()
+        .into_iter()
+        .find(|r| r.http_method == "GET")
+        .expect("the stream was resumed with a GET");
+    let last = get.headers.iter().find(|(k, _)| k == "last-event-id");
+    assert!(
+        last.is_some_and(|(_, v)| v.starts_with("tools-")),
+        "{get:?}"
+    );
+    assert_eq!(get.session_id.as_deref(), Some("resumable-1"));
+    assert!(started.elapsed() >= std::time::Duration::from_millis(300));
 }
 
 #[tokio::test]
@@ -89,13 +193,12 @@ async fn crawl_follows_the_lifecycle_and_closes_the_session() {
     // Arrange
     let fixture = spawn_fixture(FixtureKind::Everything).await;
 
-    // Act
-    crawl(
-        &fixture.url,
-        &loopback_options(TransportChoice::StreamableHttp),
-    )
-    .await
-    .unwrap();
+    // Act: the older handshake, forced on this dual-era server.
+    let options = CrawlOptions {
+        era: EraChoice::Legacy,
+        ..loopback_options(TransportChoice::StreamableHttp)
+    };
+    crawl(&fixture.url, &options).await.unwrap();
 
     // Assert
     let requests = fixture.requests();
@@ -143,7 +246,6 @@ async fn a_server_declaring_only_tools_receives_no_resource_or_prompt_request() 
 
     // Assert
     let methods = fixture.rpc_methods();
-    assert!(methods.contains(&"notifications/initialized".to_string()));
     assert!(methods.iter().any(|m| m == "tools/list"));
     assert!(
         !methods
@@ -187,13 +289,16 @@ async fn auto_mode_falls_back_to_legacy_sse_after_a_4xx_to_initialize() {
     // Assert
     assert_eq!(snapshot.crawl.unwrap().transport, "sse");
     assert_eq!(snapshot.tools.len(), catalogue().tools.len());
+    // The modern probe and initialize are both refused before the GET.
     let requests = fixture.requests();
+    assert_eq!(requests[0].rpc_method.as_deref(), Some("server/discover"));
+    assert_eq!(requests[1].rpc_method.as_deref(), Some("initialize"));
     assert_eq!(
-        (requests[0].http_method.as_str(), requests[0].path.as_str()),
+        (requests[1].http_method.as_str(), requests[1].path.as_str()),
         ("POST", "/sse")
     );
     assert_eq!(
-        (requests[1].http_method.as_str(), requests[1].path.as_str()),
+        (requests[2].http_method.as_str(), requests[2].path.as_str()),
         ("GET", "/sse")
     );
 }

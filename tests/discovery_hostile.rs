@@ -209,7 +209,7 @@ async fn an_unsupported_protocol_version_is_recorded_and_nothing_is_listed() {
     // Assert
     assert_recorded(&snapshot, crawl_codes::PROTOCOL_VERSION, "\"1999-01-01\"");
     assert_eq!(snapshot.protocol_version.as_deref(), Some("1999-01-01"));
-    assert_eq!(fixture.rpc_methods(), ["initialize"]);
+    assert_eq!(fixture.rpc_methods(), ["server/discover", "initialize"]);
 }
 
 #[tokio::test]
@@ -310,4 +310,190 @@ async fn pages_of_wide_arrays_stop_at_the_json_value_budget_under_the_memory_cei
     // Assert: the second page takes the crawl past 1,000,000 values; the first is kept.
     assert_recorded(&snapshot, crawl_codes::BOUND, "more than 1000000 values");
     assert_eq!(snapshot.tools.len(), 1);
+}
+
+// ---------------------------------------------------------------------------
+// The same bounds on the modern path (MCP 2026-07-28: server/discover, no handshake)
+// ---------------------------------------------------------------------------
+
+/// Crawls a modern-only hostile fixture and returns the snapshot and the wall time.
+async fn crawl_hostile_modern(hostility: Hostility, limits: CrawlLimits) -> (Snapshot, Duration) {
+    let fixture = spawn_fixture(FixtureKind::HostileModern(hostility)).await;
+    let started = Instant::now();
+    let snapshot = crawl(&fixture.url, &options(limits))
+        .await
+        .expect("server/discover succeeded");
+    assert_eq!(snapshot.crawl.as_ref().unwrap().era, "modern");
+    assert!(!fixture.rpc_methods().iter().any(|m| m == "initialize"));
+    (snapshot, started.elapsed())
+}
+
+#[tokio::test]
+async fn modern_endless_pagination_stops_at_the_page_bound() {
+    let (snapshot, _) = crawl_hostile_modern(Hostility::EndlessPagination, small_limits()).await;
+    assert_recorded(&snapshot, crawl_codes::BOUND, "more than 20 pages");
+    assert_eq!(snapshot.tools.len(), 20);
+}
+
+#[tokio::test]
+async fn modern_repeated_cursor_is_detected_on_its_first_repeat() {
+    let (snapshot, _) = crawl_hostile_modern(Hostility::RepeatedCursor, small_limits()).await;
+    assert_recorded(&snapshot, crawl_codes::BOUND, "repeated a cursor");
+}
+
+#[tokio::test]
+async fn modern_one_gib_body_is_cut_at_the_message_bound() {
+    let (snapshot, elapsed) = crawl_hostile_modern(Hostility::HugeBody, small_limits()).await;
+    assert_recorded(&snapshot, crawl_codes::BOUND, "exceeded");
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+}
+
+#[tokio::test]
+async fn modern_drip_ends_at_the_request_timeout() {
+    let (snapshot, elapsed) = crawl_hostile_modern(Hostility::Drip, small_limits()).await;
+    assert_recorded(&snapshot, crawl_codes::BOUND, "within 2 s");
+    assert!(elapsed < small_limits().deadline, "{elapsed:?}");
+}
+
+#[tokio::test]
+async fn modern_deep_nesting_hits_the_depth_bound() {
+    let (snapshot, _) = crawl_hostile_modern(Hostility::DeepNesting, small_limits()).await;
+    assert_recorded(&snapshot, crawl_codes::BOUND, "nested deeper");
+}
+
+#[tokio::test]
+async fn a_list_result_that_is_not_complete_is_recorded_and_not_used() {
+    // Act
+    let (snapshot, _) = crawl_hostile_modern(Hostility::WrongResultType, small_limits()).await;
+
+    // Assert
+    assert_recorded(&snapshot, crawl_codes::RESULT_TYPE, "\"input_required\"");
+    assert!(snapshot.tools.is_empty());
+}
+
+#[tokio::test]
+async fn absent_caching_hints_are_not_recorded_but_invalid_or_changing_ones_are() {
+    // Act
+    let (snapshot, _) = crawl_hostile_modern(Hostility::CacheHints, small_limits()).await;
+
+    // Assert: the first page has no hints, and that is no anomaly (Caching
+    // §Time-to-Live gives clients a default); the other two break the spec's rules.
+    assert_eq!(snapshot.tools.len(), 3);
+    let hints: Vec<&str> = errors(&snapshot)
+        .iter()
+        .filter(|e| e.code == crawl_codes::CACHE_HINT)
+        .map(|e| e.message.as_str())
+        .collect();
+    assert_eq!(hints.len(), 2, "{hints:?}");
+    assert_recorded(&snapshot, crawl_codes::CACHE_HINT, "ttlMs is negative");
+    assert_recorded(
+        &snapshot,
+        crawl_codes::CACHE_HINT,
+        "ttlMs is not an integer",
+    );
+    assert_recorded(
+        &snapshot,
+        crawl_codes::CACHE_HINT,
+        "cacheScope changed from private to public",
+    );
+    let tools = &snapshot.crawl.as_ref().unwrap().cache["tools"];
+    assert_eq!(tools.ttl_ms, Some(0));
+    assert_eq!(tools.cache_scope.as_deref(), Some("private"));
+}
+
+#[tokio::test]
+async fn a_silent_server_discover_falls_back_to_initialize_at_the_request_timeout() {
+    // Arrange: an older server that never answers the unknown method.
+    let fixture = spawn_fixture(FixtureKind::Hostile(Hostility::SilentDiscover)).await;
+    let limits = small_limits();
+    let started = Instant::now();
+
+    // Act
+    let snapshot = crawl(&fixture.url, &options(limits.clone())).await.unwrap();
+
+    // Assert
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed >= limits.request_timeout && elapsed < limits.deadline,
+        "{elapsed:?}"
+    );
+    assert_eq!(snapshot.crawl.as_ref().unwrap().era, "legacy");
+    assert_eq!(
+        &fixture.rpc_methods()[..2],
+        ["server/discover", "initialize"]
+    );
+}
+
+#[tokio::test]
+async fn a_silent_modern_only_server_is_a_crawl_failure_within_the_deadline() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::HostileModern(Hostility::SilentDiscover)).await;
+    let limits = small_limits();
+    let started = Instant::now();
+
+    // Act
+    let failure = crawl(&fixture.url, &options(limits.clone()))
+        .await
+        .unwrap_err();
+
+    // Assert: the probe timed out, the fallback was refused, nothing hung.
+    assert_eq!(failure.code, crawl_codes::INITIALIZE, "{failure}");
+    assert!(started.elapsed() < limits.deadline);
+}
+
+#[tokio::test]
+async fn a_modern_server_speaking_only_unknown_versions_fails_without_a_fallback() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::HostileModern(Hostility::FutureVersionsOnly)).await;
+
+    // Act
+    let failure = crawl(&fixture.url, &options(small_limits()))
+        .await
+        .unwrap_err();
+
+    // Assert
+    assert_eq!(failure.code, crawl_codes::PROTOCOL_VERSION);
+    assert!(failure.message.contains("\"2099-01-01\""), "{failure}");
+    assert_eq!(fixture.rpc_methods(), ["server/discover"]);
+}
+
+#[tokio::test]
+async fn a_server_behind_oauth_without_credentials_fails_with_a_clear_reason_and_its_scopes() {
+    // Arrange
+    let fixture = spawn_fixture(FixtureKind::Hostile(Hostility::RequiresOAuth)).await;
+
+    // Act
+    let failure = crawl(&fixture.url, &options(small_limits()))
+        .await
+        .unwrap_err();
+
+    // Assert
+    assert_eq!(failure.code, crawl_codes::AUTH);
+    assert!(!failure.retryable);
+    assert!(
+        failure
+            .message
+            .contains("requires OAuth; add crawl credentials"),
+        "{failure}"
+    );
+    assert!(failure.message.contains("mcp:read"), "{failure}");
+}
+
+#[tokio::test]
+async fn icons_with_unsafe_schemes_are_dropped_and_recorded_on_both_paths() {
+    for kind in [
+        FixtureKind::Hostile(Hostility::Icons),
+        FixtureKind::HostileModern(Hostility::Icons),
+    ] {
+        // Act
+        let fixture = spawn_fixture(kind).await;
+        let snapshot = crawl(&fixture.url, &options(small_limits())).await.unwrap();
+
+        // Assert
+        let icons = snapshot.tools[0].extra["icons"].as_array().unwrap();
+        assert_eq!(icons.len(), 1);
+        assert_eq!(icons[0]["src"], "https://example.com/icon.png");
+        assert_recorded(&snapshot, crawl_codes::INVALID_ICON, "\"javascript\"");
+        assert_recorded(&snapshot, crawl_codes::INVALID_ICON, "\"http\"");
+    }
 }

@@ -261,3 +261,95 @@ async fn a_fastmcp_server_with_three_pages_of_tools_is_crawled_completely() {
     assert_eq!(snapshot.crawl.as_ref().unwrap().pages["tools"], 3);
     assert_eq!(snapshot.prompts.len(), 1);
 }
+
+/// The Python that imports the official SDK 2.x (`mcp` 2.3.0, `MCPServer`), set
+/// up by `.ci/setup.d/21-mcp-modern-peers.sh` in its own virtual environment.
+fn modern_python() -> Option<PathBuf> {
+    let python = std::env::var_os("GATEHOUSE_INTEROP_MODERN_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| interop_dir().join(".venv-modern/bin/python"));
+    let works = std::process::Command::new(&python)
+        .args(["-c", "from mcp.server.mcpserver import MCPServer"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    works.then_some(python)
+}
+
+/// The Python SDK 2.x `Client`'s listing of `url` (`tests/interop/modern_list.py`).
+async fn modern_reference_listing(python: &PathBuf, url: &str) -> Value {
+    let output = tokio::time::timeout(
+        PEER_TIMEOUT,
+        Command::new(python)
+            .arg("modern_list.py")
+            .arg(url)
+            .current_dir(interop_dir())
+            .output(),
+    )
+    .await
+    .expect("the reference client finished in time")
+    .expect("run the reference client");
+    assert!(
+        output.status.success(),
+        "modern_list.py failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("modern_list.py prints JSON")
+}
+
+/// Crawls the SDK 2.x `MCPServer` (behind the initialize-refusing front when
+/// `modern_only`) and compares it with the SDK's own `Client`.
+async fn crawl_modern_peer(modern_only: bool) {
+    // Arrange
+    let Some(python) = modern_python() else {
+        return peer_missing("python with mcp 2.3.0 (MCPServer)");
+    };
+    let port = free_port();
+    let args: &[&str] = if modern_only {
+        &["modern_server.py", "--modern-only"]
+    } else {
+        &["modern_server.py"]
+    };
+    let _server = start_peer(&python, args, port, "Uvicorn running on").await;
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let reference = modern_reference_listing(&python, &url).await;
+
+    // Act
+    let snapshot = crawl(&url, &loopback(TransportChoice::Auto)).await.unwrap();
+
+    // Assert
+    assert_eq!(snapshot.protocol_version.as_deref(), Some("2026-07-28"));
+    assert_eq!(reference["protocolVersion"], "2026-07-28");
+    let info = snapshot.crawl.as_ref().unwrap();
+    assert_eq!(info.era, "modern");
+    assert!(info.errors.is_empty(), "{:?}", info.errors);
+    assert!(info.cache.contains_key("tools"), "{:?}", info.cache);
+    assert_eq!(
+        snapshot.supported_versions.as_deref(),
+        Some(&["2026-07-28".to_string()][..])
+    );
+    assert_eq!(
+        snapshot.instructions.as_deref(),
+        reference["instructions"].as_str()
+    );
+    assert_eq!(
+        snapshot.server_info.as_ref().map(|i| i.name.as_str()),
+        Some("gatehouse-interop-modern")
+    );
+    let ours = serde_json::to_value(&snapshot).unwrap();
+    for list in ["tools", "resources", "resourceTemplates", "prompts"] {
+        assert_eq!(ours[list], reference[list], "{list} differs");
+    }
+    assert!(!snapshot.tools.is_empty() && !snapshot.prompts.is_empty());
+    assert!(!snapshot.resources.is_empty());
+    assert_honest(&snapshot);
+}
+
+#[tokio::test]
+async fn a_python_sdk_2_mcpserver_is_crawled_at_2026_07_28_as_its_own_client_lists_it() {
+    crawl_modern_peer(false).await;
+}
+
+#[tokio::test]
+async fn a_modern_only_server_that_refuses_initialize_is_crawled_the_same() {
+    crawl_modern_peer(true).await;
+}

@@ -221,3 +221,57 @@ async fn three_redirects_between_allowed_addresses_are_followed() {
         Some("initialize")
     );
 }
+
+#[tokio::test]
+async fn a_modern_server_discover_redirect_to_127_0_0_1_is_refused() {
+    // Arrange: the modern probe itself is redirected to a real server on 127.0.0.1.
+    let target = spawn_fixture(FixtureKind::ToolsOnly).await;
+    let fixture = spawn_fixture_on(
+        FIXTURE_IP,
+        FixtureKind::HostileModern(Hostility::RedirectTo(target.url.clone())),
+    )
+    .await;
+
+    // Act
+    let failure = crawl(&fixture.url, &only_the_fixture_allowed())
+        .await
+        .unwrap_err();
+
+    // Assert: a refused address is no era verdict: no fallback, nothing reached.
+    assert_eq!(failure.code, crawl_codes::TRANSPORT);
+    assert!(!failure.retryable);
+    assert!(failure.message.contains("server/discover"), "{failure}");
+    assert!(target.requests().is_empty());
+    assert_eq!(fixture.rpc_methods(), ["server/discover"]);
+}
+
+#[tokio::test]
+async fn oauth_metadata_on_a_refused_address_is_not_fetched() {
+    // Arrange: the challenge points the protected resource metadata at 127.0.0.1.
+    let auth = mcp_fixtures::spawn_auth_server(IpAddr::V4(Ipv4Addr::LOCALHOST), 3600).await;
+    let fixture = spawn_fixture_on(
+        FIXTURE_IP,
+        FixtureKind::OAuthProtected {
+            issuer: auth.issuer.clone(),
+        },
+    )
+    .await;
+    let options = CrawlOptions {
+        oauth: Some(gatehouse::discovery::OAuthCredentials {
+            client_id: mcp_fixtures::OAUTH_CLIENT_ID.into(),
+            auth: gatehouse::discovery::ClientAuth::Secret(
+                mcp_fixtures::OAUTH_CLIENT_SECRET.into(),
+            ),
+            issuer: None,
+        }),
+        ..only_the_fixture_allowed()
+    };
+
+    // Act
+    let failure = crawl(&fixture.url, &options).await.unwrap_err();
+
+    // Assert: the authorisation server on 127.0.0.1 was never contacted.
+    assert_eq!(failure.code, crawl_codes::AUTH);
+    assert!(failure.message.contains("refused"), "{failure}");
+    assert!(auth.requests().is_empty());
+}

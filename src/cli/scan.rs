@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::analysis::{self, Context, Report, RulesConfig, Severity};
-use crate::discovery::{self, CrawlOptions, NetPolicy, TransportChoice};
+use crate::discovery::{
+    self, ClientAuth, CrawlOptions, EraChoice, NetPolicy, OAuthCredentials, TransportChoice,
+};
 use crate::snapshot::Snapshot;
 
 use super::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE};
@@ -26,6 +28,19 @@ pub struct ScanArgs {
     /// Transport to use.
     #[arg(long, value_enum, default_value_t = TransportArg::Auto)]
     pub transport: TransportArg,
+    /// Protocol era: probe `server/discover` and fall back to `initialize`
+    /// (auto), or speak only one of them.
+    #[arg(long, value_enum, default_value_t = EraArg::Auto)]
+    pub era: EraArg,
+    /// OAuth client id for a server behind OAuth (client-credentials grant).
+    #[arg(long, requires = "client_auth")]
+    pub client_id: Option<String>,
+    /// Read the OAuth client secret from the first line of standard input.
+    #[arg(long, group = "client_auth", requires = "client_id")]
+    pub client_secret_stdin: bool,
+    /// PKCS#8 PEM private key for `private_key_jwt` client authentication.
+    #[arg(long, group = "client_auth", requires = "client_id")]
+    pub client_key: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -43,6 +58,17 @@ pub enum TransportArg {
     StreamableHttp,
     /// Legacy HTTP+SSE only.
     Sse,
+}
+
+/// `--era` values.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum EraArg {
+    /// `server/discover` first (MCP 2026-07-28), `initialize` for older servers.
+    Auto,
+    /// Only the 2026-07-28 revision.
+    Modern,
+    /// Only the `initialize` handshake (2025-11-25 and earlier).
+    Legacy,
 }
 
 /// `--format` values.
@@ -129,12 +155,44 @@ async fn crawl(
         headers.push((name.trim().to_string(), value.trim().to_string()));
     }
     let network = NetPolicy::from_config(config.scan_allow_private.as_deref())?;
+    let oauth = match &args.client_id {
+        None => None,
+        Some(client_id) => {
+            let auth = if let Some(path) = &args.client_key {
+                let pem = std::fs::read_to_string(path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                ClientAuth::PrivateKey(pem)
+            } else {
+                // The secret never appears on the command line, where `ps` would show it.
+                let mut line = String::new();
+                std::io::stdin()
+                    .read_line(&mut line)
+                    .map_err(|e| format!("reading the client secret from stdin: {e}"))?;
+                let secret = line.trim_end_matches(['\r', '\n']).to_string();
+                if secret.is_empty() {
+                    return Err("--client-secret-stdin: standard input held no secret".into());
+                }
+                ClientAuth::Secret(secret)
+            };
+            Some(OAuthCredentials {
+                client_id: client_id.clone(),
+                auth,
+                issuer: None,
+            })
+        }
+    };
     let options = CrawlOptions {
         transport: match args.transport {
             TransportArg::Auto => TransportChoice::Auto,
             TransportArg::StreamableHttp => TransportChoice::StreamableHttp,
             TransportArg::Sse => TransportChoice::Sse,
         },
+        era: match args.era {
+            EraArg::Auto => EraChoice::Auto,
+            EraArg::Modern => EraChoice::Modern,
+            EraArg::Legacy => EraChoice::Legacy,
+        },
+        oauth,
         headers,
         network,
         progress: std::io::stderr().is_terminal(),

@@ -1,15 +1,33 @@
-//! The crawl itself: lifecycle, pagination, bounds and item validation.
+//! The crawl itself: era negotiation, lifecycle, pagination, bounds and item validation.
 //!
-//! Order of events (MCP 2025-11-25, "Lifecycle" and "Pagination"):
-//! 1. `initialize` offering [`OFFERED_PROTOCOL_VERSION`] with `clientInfo`;
-//!    in `auto` mode a 4xx answer switches to the legacy HTTP+SSE transport.
-//! 2. The answer's `protocolVersion` must be one we support; otherwise the
-//!    crawl stops with a `protocol_version` error (the result is still kept).
-//! 3. `notifications/initialized`.
-//! 4. Only the declared categories: `tools/list`; `resources/list` and
+//! Order of events:
+//! 1. The era probe (MCP 2026-07-28, Versioning §Backward Compatibility with
+//!    Initialization-Based Versions, and Streamable HTTP §Backward
+//!    Compatibility): `server/discover` at the newest modern version, with the
+//!    `_meta` keys of Basic §Per-request protocol fields. A `DiscoverResult`
+//!    naming a version we speak makes the crawl modern. An
+//!    `UnsupportedProtocolVersion` error (-32022) is positive evidence of a
+//!    modern server: one retry at a mutually supported modern version, and no
+//!    fallback when the server names only versions we do not speak. Anything
+//!    else (another error, a 4xx without a modern error body, silence until
+//!    the request timeout) means an older server. A network failure is no era
+//!    verdict and ends the crawl. The same policy as the official Python SDK's
+//!    `negotiate_auto`: only positive modern evidence prevents the fallback.
+//! 2. Older servers (2025-11-25, "Lifecycle"): `initialize` offering
+//!    [`OFFERED_PROTOCOL_VERSION`] with `clientInfo`; in `auto` transport mode a
+//!    4xx answer switches to the legacy HTTP+SSE transport. The answer's
+//!    `protocolVersion` must be one we support; otherwise the crawl stops with
+//!    a `protocol_version` error (the result is still kept). Then
+//!    `notifications/initialized`.
+//! 3. Only the declared categories: `tools/list`; `resources/list` and
 //!    `resources/templates/list`; `prompts/list` — each followed through
-//!    `nextCursor`, passed back as the opaque string it is.
-//! 5. The session is closed (DELETE for Streamable HTTP).
+//!    `nextCursor`, passed back as the opaque string it is. Modern results must
+//!    say `resultType: "complete"` (2026-07-28 changelog, major change 8) and
+//!    carry `ttlMs`/`cacheScope` (Caching §Cacheable Results).
+//! 4. The session, if any, is closed (DELETE for Streamable HTTP).
+//!
+//! A 401 from the server, in either era, starts the OAuth flow of `oauth.rs`
+//! when credentials were given, and the request is sent once more with the token.
 
 use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
@@ -21,15 +39,36 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::http::{Fault, Meter, check_url, guarded_client};
+use super::oauth::{self, OAuthState};
 use super::transport::{Link, Transport};
 use super::{
-    CrawlFailure, CrawlLimits, CrawlOptions, OFFERED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS,
-    TransportChoice,
+    CrawlFailure, CrawlLimits, CrawlOptions, EraChoice, MODERN_PROTOCOL_VERSIONS,
+    OFFERED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, TransportChoice,
 };
 use crate::snapshot::{
-    CrawlError, CrawlInfo, Implementation, Prompt, Resource, ResourceTemplate, Snapshot, Target,
-    TargetKind, Tool, crawl_codes,
+    CacheHint, CrawlError, CrawlInfo, Implementation, Prompt, Resource, ResourceTemplate, Snapshot,
+    Target, TargetKind, Tool, crawl_codes,
 };
+
+/// `UnsupportedProtocolVersionError` (MCP 2026-07-28, Basic §Error Codes).
+const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+
+/// The `_meta` keys every modern request carries (2026-07-28, Basic §_meta).
+const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+/// Where a modern server names itself, in a result's `_meta`.
+const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
+/// Most `supportedVersions` entries kept, and the longest one: the list is
+/// echoed into the snapshot, so a hostile server cannot make it huge.
+const MAX_SUPPORTED_VERSIONS: usize = 32;
+const MAX_VERSION_LEN: usize = 64;
+
+/// Most icons kept per item, and the longest icon `src` kept (a `data:` URI
+/// may be long, but not a message's worth).
+const MAX_ICONS: usize = 16;
+const MAX_ICON_SRC: usize = 64 << 10;
 
 /// How long closing the session may take, even after the deadline: the DELETE
 /// is a courtesy to the server and must not hold a scan up.
@@ -43,6 +82,9 @@ const RESERVED_HEADERS: &[&str] = &[
     "host",
     "mcp-session-id",
     "mcp-protocol-version",
+    "mcp-method",
+    "mcp-name",
+    "last-event-id",
     "transfer-encoding",
 ];
 
@@ -52,6 +94,7 @@ const SNAPSHOT_FIELDS: &[&str] = &[
     "serverInfo",
     "capabilities",
     "instructions",
+    "supportedVersions",
     "tools",
     "resources",
     "resourceTemplates",
@@ -101,8 +144,30 @@ struct Crawler {
     progress: bool,
     errors: Vec<CrawlError>,
     pages: BTreeMap<String, u32>,
+    /// `crawl.cache`: the caching hints of each modern list.
+    cache: BTreeMap<String, CacheHint>,
     /// `crawl.transport`, set once a transport answered `initialize`.
     transport_name: &'static str,
+    /// The OAuth flow's state; `None` when no credentials were given and the
+    /// server never asked.
+    oauth: OAuthState,
+}
+
+/// What opened the conversation with the server.
+enum Opening {
+    /// A modern server's `DiscoverResult`, at the negotiated version.
+    Modern { discover: Value, version: String },
+    /// An older server's `initialize` result.
+    Legacy(Value),
+}
+
+/// What the `server/discover` probe says about the server.
+enum Probe {
+    /// It speaks `version` of the modern era; the transport talks to it (boxed:
+    /// a transport is large beside the other variant).
+    Modern(Box<Transport>, Value, String),
+    /// It is an older server: fall back to `initialize`.
+    Legacy,
 }
 
 /// Runs one crawl (the body of [`super::crawl`]).
@@ -133,6 +198,8 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
                 max_values: limits.max_json_values,
             },
             max_depth: limits.max_depth,
+            origin: url.origin(),
+            bearer: None,
         },
         deadline: started + limits.deadline,
         limits,
@@ -140,15 +207,30 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
         progress: options.progress,
         errors: Vec::new(),
         pages: BTreeMap::new(),
+        cache: BTreeMap::new(),
         transport_name: "",
+        oauth: OAuthState::new(options.oauth.clone(), url.clone()),
     };
 
-    let (mut transport, init) = crawler.initialize(url, options.transport).await?;
-    let mut snapshot = crawler.absorb_initialize(init);
-    let version_ok = snapshot
-        .protocol_version
-        .as_deref()
-        .is_some_and(|v| SUPPORTED_PROTOCOL_VERSIONS.contains(&v));
+    let (mut transport, opening) = crawler.open(url.clone(), options).await?;
+    let era = match opening {
+        Opening::Modern { .. } => "modern",
+        Opening::Legacy(_) => "legacy",
+    };
+    let (mut snapshot, version_ok) = match opening {
+        Opening::Modern { discover, version } => {
+            let snapshot = crawler.absorb_discover(discover, version);
+            (snapshot, true)
+        }
+        Opening::Legacy(init) => {
+            let snapshot = crawler.absorb_initialize(init);
+            let ok = snapshot
+                .protocol_version
+                .as_deref()
+                .is_some_and(|v| SUPPORTED_PROTOCOL_VERSIONS.contains(&v));
+            (snapshot, ok)
+        }
+    };
     if !version_ok {
         crawler.record(
             crawl_codes::PROTOCOL_VERSION,
@@ -160,7 +242,10 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
             None,
         );
     } else {
-        transport.set_protocol_version(snapshot.protocol_version.as_deref().unwrap_or_default());
+        if era == "legacy" {
+            transport
+                .set_protocol_version(snapshot.protocol_version.as_deref().unwrap_or_default());
+        }
         crawler.list_declared(&mut transport, &mut snapshot).await;
     }
     crawler.close(transport).await;
@@ -169,6 +254,7 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
     tracing::info!(
         host = url_host.as_str(),
         transport = crawler.transport_name,
+        era,
         tools = snapshot.tools.len(),
         resources = snapshot.resources.len(),
         resource_templates = snapshot.resource_templates.len(),
@@ -180,6 +266,9 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
     );
     snapshot.crawl = Some(CrawlInfo {
         transport: crawler.transport_name.to_string(),
+        era: era.to_string(),
+        cache: std::mem::take(&mut crawler.cache),
+        auth: crawler.oauth.info(),
         pages: std::mem::take(&mut crawler.pages),
         duration_ms: started.elapsed().as_millis().try_into().unwrap_or(u64::MAX),
         errors: std::mem::take(&mut crawler.errors),
@@ -229,7 +318,61 @@ fn code_of(fault: &Fault) -> &'static str {
         Fault::Transport(_) | Fault::Refused(_) => crawl_codes::TRANSPORT,
         Fault::Invalid(_) => crawl_codes::INVALID_RESPONSE,
         Fault::Status(_) | Fault::Rpc { .. } => crawl_codes::LIST_FAILED,
+        Fault::Unauthorized { .. } => crawl_codes::AUTH,
+        Fault::StreamEnded => crawl_codes::INVALID_RESPONSE,
     }
+}
+
+/// The `_meta` of a modern request (2026-07-28, Basic §Per-request protocol
+/// fields): protocol version, client info, and the client's capabilities — none,
+/// since a crawler answers no server requests.
+fn request_meta(version: &str) -> Value {
+    json!({
+        META_PROTOCOL_VERSION: version,
+        META_CLIENT_INFO: client_info(),
+        META_CLIENT_CAPABILITIES: {},
+    })
+}
+
+/// `clientInfo` of both eras.
+fn client_info() -> Value {
+    json!({"name": "gatehouse", "title": "Gatehouse scanner", "version": env!("CARGO_PKG_VERSION")})
+}
+
+/// `params` with the modern `_meta` merged in (a caller's `_meta` is replaced).
+fn with_meta(params: Option<Value>, version: &str) -> Value {
+    let mut params = match params {
+        Some(Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    params.insert("_meta".into(), request_meta(version));
+    Value::Object(params)
+}
+
+/// The versions an `UnsupportedProtocolVersion` error's `data.supported` names,
+/// when it is a list of strings (otherwise the error is not actionable).
+fn supported_of(data: Option<&Value>) -> Option<Vec<String>> {
+    let list = data?.get("supported")?.as_array()?;
+    list.iter()
+        .map(|v| v.as_str().map(str::to_string))
+        .collect()
+}
+
+/// The newest modern version both sides speak.
+fn mutual_modern(supported: &[String]) -> Option<&'static str> {
+    MODERN_PROTOCOL_VERSIONS
+        .iter()
+        .copied()
+        .find(|v| supported.iter().any(|s| s == v))
+}
+
+/// Text from the server, cut for a message: it is data, never shown raw.
+fn cut(text: &str, max: usize) -> String {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
 }
 
 impl Crawler {
@@ -256,21 +399,211 @@ impl Crawler {
         method: &str,
         params: Option<Value>,
     ) -> Result<Value, Fault> {
-        self.next_id += 1;
-        let id = self.next_id;
-        let timeout = self.limits.request_timeout;
-        let exchange = transport.request(&mut self.link, id, method, params);
-        bounded_at(
-            method,
-            timeout,
-            self.deadline,
-            self.limits.deadline,
-            exchange,
-        )
-        .await
+        let params = match transport.modern_version() {
+            Some(version) => Some(with_meta(params, version)),
+            None => params,
+        };
+        let mut authorised = false;
+        let mut reissued = false;
+        loop {
+            self.refresh_token_if_due().await?;
+            self.next_id += 1;
+            let id = self.next_id;
+            let timeout = self.limits.request_timeout;
+            let exchange = transport.request(&mut self.link, id, method, params.clone());
+            let answer = bounded_at(
+                method,
+                timeout,
+                self.deadline,
+                self.limits.deadline,
+                exchange,
+            )
+            .await;
+            match answer {
+                // 2026-07-28, Streamable HTTP §Receiving Messages: a broken response
+                // stream loses the request; it is re-issued once under a new id.
+                Err(Fault::StreamEnded) if transport.modern_version().is_some() && !reissued => {
+                    reissued = true;
+                }
+                // A 401: obtain a token (or a fresh one) and send the request once more.
+                Err(Fault::Unauthorized { challenge }) if !authorised => {
+                    authorised = true;
+                    self.authorise(&challenge).await?;
+                }
+                answer => return answer,
+            }
+        }
     }
 
-    /// Opens the transport and performs `initialize`.
+    /// Runs the OAuth flow for a 401's challenge and installs the bearer token;
+    /// without credentials the fault comes back with what the server asked for.
+    async fn authorise(&mut self, challenge: &str) -> Result<(), Fault> {
+        self.say(format_args!(
+            "the server requires OAuth: discovering its metadata"
+        ));
+        let remaining = self.deadline.saturating_duration_since(Instant::now());
+        let timeout = self.limits.request_timeout;
+        let flow = oauth::authorise(&mut self.oauth, &mut self.link, challenge, timeout);
+        let bearer = match tokio::time::timeout(remaining, flow).await {
+            Ok(result) => result?,
+            Err(_) => {
+                return Err(Fault::Bound(format!(
+                    "the crawl deadline of {} s passed during the OAuth flow",
+                    self.limits.deadline.as_secs_f64()
+                )));
+            }
+        };
+        self.link.bearer = Some(bearer);
+        Ok(())
+    }
+
+    /// Obtains a new token before the current one expires (the flow is known by then).
+    async fn refresh_token_if_due(&mut self) -> Result<(), Fault> {
+        if !self.oauth.due() {
+            return Ok(());
+        }
+        self.say(format_args!("the OAuth token expires: obtaining a new one"));
+        let timeout = self.limits.request_timeout;
+        let bearer = oauth::refresh(&mut self.oauth, &mut self.link, timeout).await?;
+        self.link.bearer = Some(bearer);
+        Ok(())
+    }
+
+    /// Finds the server's era and opens the conversation: the `server/discover`
+    /// probe, then `initialize` when the server is an older one.
+    async fn open(
+        &mut self,
+        url: Url,
+        options: &CrawlOptions,
+    ) -> Result<(Transport, Opening), CrawlFailure> {
+        // The legacy HTTP+SSE transport predates the modern era: no probe there.
+        if options.transport != TransportChoice::Sse && options.era != EraChoice::Legacy {
+            match self.probe(&url).await? {
+                Probe::Modern(transport, discover, version) => {
+                    let transport = *transport;
+                    self.transport_name = transport.name();
+                    return Ok((transport, Opening::Modern { discover, version }));
+                }
+                Probe::Legacy if options.era == EraChoice::Modern => {
+                    return Err(failure(
+                        crawl_codes::INITIALIZE,
+                        "server/discover: the server does not speak the modern protocol \
+                         (2026-07-28) and --era modern forbids the initialize fallback",
+                    ));
+                }
+                Probe::Legacy => {}
+            }
+        }
+        let (transport, init) = self.initialize(url, options.transport).await?;
+        Ok((transport, Opening::Legacy(init)))
+    }
+
+    /// The `server/discover` probe (see the module documentation for the policy).
+    async fn probe(&mut self, url: &Url) -> Result<Probe, CrawlFailure> {
+        let mut version = MODERN_PROTOCOL_VERSIONS[0];
+        for attempt in 0..2 {
+            self.say(format_args!("server/discover at {version}"));
+            let mut transport = Transport::modern(url.clone(), version);
+            match self.request(&mut transport, "server/discover", None).await {
+                Ok(result) => {
+                    let supported = result
+                        .get("supportedVersions")
+                        .and_then(Value::as_array)
+                        .map(|list| {
+                            list.iter()
+                                .filter_map(Value::as_str)
+                                .map(str::to_string)
+                                .collect::<Vec<_>>()
+                        })
+                        .unwrap_or_default();
+                    if supported.iter().any(|v| v == version) {
+                        return Ok(Probe::Modern(
+                            Box::new(transport),
+                            result,
+                            version.to_string(),
+                        ));
+                    }
+                    match mutual_modern(&supported) {
+                        Some(other) if attempt == 0 => version = other,
+                        // A discover answer naming no modern version we speak is a
+                        // legacy advertisement (some SDKs' stateful defaults do this).
+                        _ => return Ok(Probe::Legacy),
+                    }
+                }
+                Err(Fault::Rpc {
+                    code: UNSUPPORTED_PROTOCOL_VERSION,
+                    data,
+                    ..
+                }) => {
+                    let supported = supported_of(data.as_ref());
+                    if let Some(other) = supported.as_deref().and_then(mutual_modern)
+                        && attempt == 0
+                    {
+                        version = other;
+                        continue;
+                    }
+                    let legacy_too = supported.as_ref().is_none_or(|list| {
+                        list.iter()
+                            .any(|v| SUPPORTED_PROTOCOL_VERSIONS.contains(&v.as_str()))
+                    });
+                    if legacy_too {
+                        return Ok(Probe::Legacy);
+                    }
+                    // A modern server speaking only versions we do not: falling back
+                    // to initialize would only meet another refusal.
+                    let named: Vec<String> = supported
+                        .unwrap_or_default()
+                        .iter()
+                        .take(MAX_SUPPORTED_VERSIONS)
+                        .map(|v| format!("{:?}", cut(v, MAX_VERSION_LEN)))
+                        .collect();
+                    return Err(final_failure(
+                        crawl_codes::PROTOCOL_VERSION,
+                        format!(
+                            "server/discover: the server supports only protocol versions {}; \
+                             the scanner speaks {} and {}",
+                            named.join(", "),
+                            MODERN_PROTOCOL_VERSIONS.join(", "),
+                            SUPPORTED_PROTOCOL_VERSIONS.join(", ")
+                        ),
+                    ));
+                }
+                // A network failure or a refused address is no era verdict.
+                Err(fault @ (Fault::Transport(_) | Fault::Refused(_))) => {
+                    return Err(init_failure("server/discover", &fault));
+                }
+                Err(Fault::Unauthorized { challenge }) => {
+                    return Err(self.auth_failure(&challenge));
+                }
+                Err(fault) => {
+                    self.say(format_args!(
+                        "server/discover: {fault}; trying the initialize handshake"
+                    ));
+                    return Ok(Probe::Legacy);
+                }
+            }
+        }
+        Ok(Probe::Legacy)
+    }
+
+    /// The failure of a crawl the server would not allow without a token.
+    fn auth_failure(&self, challenge: &str) -> CrawlFailure {
+        let scopes = self.oauth.scopes_asked(challenge);
+        let scopes = if scopes.is_empty() {
+            String::new()
+        } else {
+            format!(" (scopes asked for: {})", scopes.join(" "))
+        };
+        let message = match self.oauth.failure() {
+            Some(why) => {
+                format!("the server requires OAuth and no token was obtained: {why}{scopes}")
+            }
+            None => format!("the server requires OAuth; add crawl credentials{scopes}"),
+        };
+        final_failure(crawl_codes::AUTH, message)
+    }
+
+    /// Opens the transport and performs `initialize` (the legacy era).
     async fn initialize(
         &mut self,
         url: Url,
@@ -279,7 +612,7 @@ impl Crawler {
         let params = json!({
             "protocolVersion": OFFERED_PROTOCOL_VERSION,
             "capabilities": {},
-            "clientInfo": {"name": "gatehouse", "title": "Gatehouse scanner", "version": env!("CARGO_PKG_VERSION")},
+            "clientInfo": client_info(),
         });
         self.say(format_args!("initialize (transport {})", choice.as_str()));
         if choice != TransportChoice::Sse {
@@ -299,7 +632,8 @@ impl Crawler {
                 {
                     self.say(format_args!("HTTP {status}: trying the HTTP+SSE transport"));
                 }
-                Err(fault) => return Err(init_failure(&fault)),
+                Err(Fault::Unauthorized { challenge }) => return Err(self.auth_failure(&challenge)),
+                Err(fault) => return Err(init_failure("initialize", &fault)),
             }
         }
         let timeout = self.limits.request_timeout;
@@ -314,13 +648,82 @@ impl Crawler {
             )
             .await
         };
-        let mut transport = opened.map_err(|f| init_failure(&f))?;
+        let mut transport = opened.map_err(|f| self.open_failure(&f))?;
         let result = self
             .request(&mut transport, "initialize", Some(params))
             .await
-            .map_err(|f| init_failure(&f))?;
+            .map_err(|f| self.open_failure(&f))?;
         self.transport_name = transport.name();
         Ok((transport, result))
+    }
+
+    /// [`init_failure`] for the legacy opening, a 401 explained as such.
+    fn open_failure(&self, fault: &Fault) -> CrawlFailure {
+        match fault {
+            Fault::Unauthorized { challenge } => self.auth_failure(challenge),
+            _ => init_failure("initialize", fault),
+        }
+    }
+
+    /// Takes the fields of a `DiscoverResult` (2026-07-28, server/discover §Data
+    /// Types) into a new snapshot at the negotiated `version`.
+    fn absorb_discover(&mut self, discover: Value, version: String) -> Snapshot {
+        let Value::Object(mut discover) = discover else {
+            unreachable!("answer_to only returns objects")
+        };
+        let mut snapshot = Snapshot {
+            protocol_version: Some(version),
+            ..Snapshot::default()
+        };
+        self.check_result_type("server/discover", discover.get("resultType"));
+        if let Some(hint) = self.cache_hint("server/discover", &discover, None) {
+            self.cache.insert("discover".into(), hint);
+        }
+        discover.remove("resultType");
+        discover.remove("ttlMs");
+        discover.remove("cacheScope");
+        if let Some(Value::Array(list)) = discover.remove("supportedVersions") {
+            if list.len() > MAX_SUPPORTED_VERSIONS {
+                self.record(
+                    crawl_codes::INVALID_RESPONSE,
+                    format!(
+                        "supportedVersions names {} versions; the first {MAX_SUPPORTED_VERSIONS} were kept",
+                        list.len()
+                    ),
+                    None,
+                );
+            }
+            let kept = list
+                .iter()
+                .take(MAX_SUPPORTED_VERSIONS)
+                .filter_map(Value::as_str)
+                .map(|v| cut(v, MAX_VERSION_LEN))
+                .collect();
+            snapshot.supported_versions = Some(kept);
+        }
+        // serverInfo is optional in the modern era (a SHOULD) and only for display.
+        let info = discover
+            .get_mut("_meta")
+            .and_then(Value::as_object_mut)
+            .and_then(|meta| meta.remove(META_SERVER_INFO));
+        if let Some(info) = info {
+            match serde_json::from_value::<Implementation>(info) {
+                Ok(info) => snapshot.server_info = Some(info),
+                Err(e) => self.record(
+                    crawl_codes::INVALID_RESPONSE,
+                    format!("serverInfo is invalid: {e}"),
+                    None,
+                ),
+            }
+        }
+        if discover
+            .get("_meta")
+            .and_then(Value::as_object)
+            .is_some_and(serde_json::Map::is_empty)
+        {
+            discover.remove("_meta");
+        }
+        self.absorb_common(discover, snapshot, "the server/discover result")
     }
 
     /// Takes the fields of an `initialize` result into a new snapshot.
@@ -349,11 +752,24 @@ impl Crawler {
                 None,
             ),
         }
+        self.absorb_common(init, snapshot, "the initialize result")
+    }
+
+    /// The fields both openings share: capabilities, instructions, icons, the rest.
+    fn absorb_common(
+        &mut self,
+        mut init: serde_json::Map<String, Value>,
+        mut snapshot: Snapshot,
+        what: &str,
+    ) -> Snapshot {
+        if let Some(info) = snapshot.server_info.as_mut() {
+            self.check_icons(&mut info.extra, &Target::server());
+        }
         match init.remove("capabilities") {
             Some(Value::Object(capabilities)) => snapshot.capabilities = capabilities,
             _ => self.record(
                 crawl_codes::INVALID_RESPONSE,
-                "the initialize result has no capabilities object".into(),
+                format!("{what} has no capabilities object"),
                 None,
             ),
         }
@@ -378,7 +794,10 @@ impl Crawler {
     /// Sends `notifications/initialized` and lists every declared category.
     async fn list_declared(&mut self, transport: &mut Transport, snapshot: &mut Snapshot) {
         let timeout = self.limits.request_timeout;
-        let notified = {
+        // The modern era has no handshake to complete (2026-07-28 changelog, major change 2).
+        let notified = if transport.modern_version().is_some() {
+            Ok(())
+        } else {
             let link = &mut self.link;
             let send = transport.notify(link, "notifications/initialized");
             bounded_at(
@@ -398,6 +817,7 @@ impl Crawler {
             );
             return;
         }
+        let modern = transport.modern_version().is_some();
         let declared = |name: &str| {
             snapshot
                 .capabilities
@@ -417,7 +837,7 @@ impl Crawler {
         }
         for spec in plan {
             let mut raw = Vec::new();
-            let flow = self.list(transport, &spec, &mut raw).await;
+            let flow = self.list(transport, &spec, &mut raw, modern).await;
             self.keep(&spec, raw, snapshot);
             if flow == Flow::Stop {
                 break;
@@ -431,10 +851,12 @@ impl Crawler {
         transport: &mut Transport,
         spec: &ListSpec,
         out: &mut Vec<Value>,
+        modern: bool,
     ) -> Flow {
         let mut cursor: Option<String> = None;
         let mut seen = HashSet::new();
         let mut pages = 0u32;
+        let mut hint: Option<CacheHint> = None;
         loop {
             if pages >= self.limits.max_pages {
                 let message = format!("{}: more than {} pages", spec.method, self.limits.max_pages);
@@ -463,6 +885,24 @@ impl Crawler {
             let Value::Object(mut result) = result else {
                 unreachable!("answer_to only returns objects")
             };
+            if !self.check_result_type(spec.method, result.get("resultType")) {
+                return Flow::Next;
+            }
+            if modern && let Some(page_hint) = self.cache_hint(spec.method, &result, hint.as_ref())
+            {
+                let merged = match hint.take() {
+                    None => page_hint,
+                    Some(before) => CacheHint {
+                        ttl_ms: match (before.ttl_ms, page_hint.ttl_ms) {
+                            (Some(a), Some(b)) => Some(a.min(b)),
+                            (a, b) => a.or(b),
+                        },
+                        cache_scope: before.cache_scope.or(page_hint.cache_scope),
+                    },
+                };
+                self.cache.insert(spec.key.to_string(), merged.clone());
+                hint = Some(merged);
+            }
             let Some(Value::Array(items)) = result.remove(spec.key) else {
                 let message = format!("{}: the result has no {:?} array", spec.method, spec.key);
                 self.record(crawl_codes::INVALID_RESPONSE, message, None);
@@ -559,6 +999,13 @@ impl Crawler {
                 .to_string();
             let target = Some(Target::new(kind, name.clone()));
             let problem = item_problem(&item, required_strings, required_object);
+            let mut item = item;
+            if problem.is_none()
+                && let Some(object) = item.as_object_mut()
+                && let Some(target) = &target
+            {
+                self.check_icons(object, target);
+            }
             let typed = match problem {
                 Some(problem) => Err(problem),
                 None => serde_json::from_value::<T>(item).map_err(|e| e.to_string()),
@@ -585,6 +1032,134 @@ impl Crawler {
             kept.push(typed);
         }
         kept
+    }
+
+    /// Records a `resultType` that is not `complete` (2026-07-28 changelog, major
+    /// change 8): a list has no multi-round-trip form, so an `input_required`
+    /// page, or any other value, ends that list. An absent `resultType` is
+    /// `complete` in either era (Basic §ResultType: clients MUST treat it so),
+    /// and is not recorded. Returns whether the result may be used.
+    fn check_result_type(&mut self, method: &str, value: Option<&Value>) -> bool {
+        match value {
+            None => true,
+            Some(Value::String(kind)) if kind == "complete" => true,
+            Some(other) => {
+                let shown = match other {
+                    Value::String(text) => format!("{:?}", cut(text, 64)),
+                    _ => "a non-string value".into(),
+                };
+                self.record(
+                    crawl_codes::RESULT_TYPE,
+                    format!(
+                        "{method}: resultType is {shown}, not \"complete\"; the result was not used"
+                    ),
+                    None,
+                );
+                false
+            }
+        }
+    }
+
+    /// The caching hints of one modern result (2026-07-28, Caching §Cacheable
+    /// Model). Absent hints are not an anomaly: the specification gives clients
+    /// a default for them (no `ttlMs` means 0, immediately stale), so only
+    /// invalid values are recorded, and a `cacheScope` that differs from the
+    /// list's first page (§Interaction with Pagination: servers MUST keep it).
+    fn cache_hint(
+        &mut self,
+        method: &str,
+        result: &serde_json::Map<String, Value>,
+        before: Option<&CacheHint>,
+    ) -> Option<CacheHint> {
+        let mut problems = Vec::new();
+        let ttl_ms = match result.get("ttlMs") {
+            None => None,
+            Some(value) => match (value.as_u64(), value.as_i64()) {
+                (Some(ttl), _) => Some(ttl),
+                // §Time-to-Live: a negative TTL is treated as 0.
+                (None, Some(_)) => {
+                    problems.push("ttlMs is negative".to_string());
+                    Some(0)
+                }
+                (None, None) => {
+                    problems.push("ttlMs is not an integer".to_string());
+                    None
+                }
+            },
+        };
+        let cache_scope = match result.get("cacheScope") {
+            None => None,
+            Some(Value::String(scope)) if scope == "public" || scope == "private" => {
+                Some(scope.clone())
+            }
+            Some(_) => {
+                problems.push("cacheScope is not \"public\" or \"private\"".to_string());
+                None
+            }
+        };
+        if let (Some(now), Some(Some(first))) =
+            (&cache_scope, before.map(|b| b.cache_scope.as_ref()))
+            && now != first
+        {
+            problems.push(format!(
+                "cacheScope changed from {first} to {now} between pages"
+            ));
+        }
+        if !problems.is_empty() {
+            self.record(
+                crawl_codes::CACHE_HINT,
+                format!("{method}: {}", problems.join("; ")),
+                None,
+            );
+        }
+        (ttl_ms.is_some() || cache_scope.is_some()).then_some(CacheHint {
+            ttl_ms,
+            cache_scope,
+        })
+    }
+
+    /// Keeps the icons whose `src` is safe to fetch and drops the rest, recording
+    /// each (2025-11-25, Basic §Icons: `https:` or `data:` URIs only; clients
+    /// must refuse `javascript:`, `file:`, `http:` and the like).
+    fn check_icons(&mut self, object: &mut serde_json::Map<String, Value>, target: &Target) {
+        let Some(icons) = object.get_mut("icons") else {
+            return;
+        };
+        let Value::Array(list) = icons else {
+            self.record(
+                crawl_codes::INVALID_ICON,
+                "icons is not an array; it was dropped".into(),
+                Some(target.clone()),
+            );
+            object.remove("icons");
+            return;
+        };
+        let mut kept = Vec::new();
+        for (index, icon) in std::mem::take(list).into_iter().enumerate() {
+            let problem = match icon.get("src").and_then(Value::as_str) {
+                None => Some("has no src string".to_string()),
+                Some(src) if src.len() > MAX_ICON_SRC => {
+                    Some(format!("src is longer than {MAX_ICON_SRC} bytes"))
+                }
+                Some(src) => icon_scheme_problem(src),
+            };
+            match problem {
+                None if kept.len() < MAX_ICONS => kept.push(icon),
+                None => {
+                    self.record(
+                        crawl_codes::INVALID_ICON,
+                        format!("more than {MAX_ICONS} icons; icon #{index} was dropped"),
+                        Some(target.clone()),
+                    );
+                }
+                Some(problem) => self.record(
+                    crawl_codes::INVALID_ICON,
+                    format!("icon #{index} {problem}; it was dropped"),
+                    Some(target.clone()),
+                ),
+            }
+        }
+        *list = kept;
     }
 
     /// Closes the session, briefly, even when the deadline has passed.
@@ -616,9 +1191,10 @@ async fn bounded_at<T>(
     }
 }
 
-/// The failure of a crawl whose `initialize` produced nothing usable.
-fn init_failure(fault: &Fault) -> CrawlFailure {
-    let message = format!("initialize: {fault}");
+/// The failure of a crawl whose opening (`server/discover` or `initialize`)
+/// produced nothing usable.
+fn init_failure(step: &str, fault: &Fault) -> CrawlFailure {
+    let message = format!("{step}: {fault}");
     match fault {
         Fault::Bound(_) => failure(crawl_codes::BOUND, message),
         Fault::Transport(_) => failure(crawl_codes::TRANSPORT, message),
@@ -649,6 +1225,28 @@ fn item_problem(
     None
 }
 
+/// Why an icon `src` is unsafe, if it is: only `https:` and `data:` URIs
+/// (2025-11-25, Basic §Icons; the same rule as the registry's other URLs).
+fn icon_scheme_problem(src: &str) -> Option<String> {
+    let scheme = src.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
+    match scheme.as_deref() {
+        Some("data") => None,
+        Some("https") => match Url::parse(src) {
+            Ok(url) if url.host_str().is_some() => None,
+            _ => Some("src is not a valid https URL".into()),
+        },
+        Some(other)
+            if other.len() <= 32
+                && other
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)) =>
+        {
+            Some(format!("src has the scheme {other:?}, not https or data"))
+        }
+        _ => Some("src is not an https: or data: URI".into()),
+    }
+}
+
 /// Tool names per MCP 2025-11-25 (Tools §Tool Names): 1 to 128 characters of
 /// ASCII letters, digits, `_`, `-` and `.`.
 fn is_valid_tool_name(name: &str) -> bool {
@@ -677,6 +1275,34 @@ mod tests {
         assert!(item_problem(&item, &["name"], Some("inputSchema")).is_some());
         let item = json!({"name": "t", "inputSchema": {"type": "object"}});
         assert!(item_problem(&item, &["name"], Some("inputSchema")).is_none());
+    }
+
+    #[test]
+    fn icon_sources_must_be_https_or_data() {
+        assert!(icon_scheme_problem("https://example.com/i.png").is_none());
+        assert!(icon_scheme_problem("data:image/png;base64,AAAA").is_none());
+        assert!(icon_scheme_problem("javascript:alert(1)").is_some());
+        assert!(icon_scheme_problem("http://example.com/i.png").is_some());
+        assert!(icon_scheme_problem("file:///etc/passwd").is_some());
+        assert!(icon_scheme_problem("no scheme").is_some());
+    }
+
+    #[test]
+    fn modern_requests_carry_the_per_request_meta_keys() {
+        let params = with_meta(Some(json!({"cursor": "c"})), "2026-07-28");
+        assert_eq!(params["cursor"], "c");
+        assert_eq!(params["_meta"][META_PROTOCOL_VERSION], "2026-07-28");
+        assert_eq!(params["_meta"][META_CLIENT_INFO]["name"], "gatehouse");
+        assert_eq!(params["_meta"][META_CLIENT_CAPABILITIES], json!({}));
+    }
+
+    #[test]
+    fn an_unsupported_version_error_names_the_versions_to_retry_with() {
+        let data = json!({"supported": ["2026-07-28", "2025-11-25"], "requested": "1900-01-01"});
+        let supported = supported_of(Some(&data)).unwrap();
+        assert_eq!(mutual_modern(&supported), Some("2026-07-28"));
+        assert!(supported_of(Some(&json!({"supported": [1]}))).is_none());
+        assert_eq!(mutual_modern(&["2099-01-01".to_string()]), None);
     }
 
     #[test]

@@ -43,7 +43,18 @@ pub(crate) enum Fault {
         code: i64,
         /// The server's message (hostile text, kept as data).
         message: String,
+        /// The error's `data` member, parsed within the message bounds
+        /// (`supported` of an `UnsupportedProtocolVersion` error).
+        data: Option<serde_json::Value>,
     },
+    /// HTTP 401: the server wants a bearer token (MCP 2025-11-25 and
+    /// 2026-07-28, Authorization §Authorization Server Location).
+    Unauthorized {
+        /// The `WWW-Authenticate` header, cut at 4 KiB; empty when absent.
+        challenge: String,
+    },
+    /// An SSE response stream ended before it carried the response.
+    StreamEnded,
 }
 
 impl std::fmt::Display for Fault {
@@ -53,7 +64,9 @@ impl std::fmt::Display for Fault {
                 f.write_str(m)
             }
             Fault::Status(code) => write!(f, "HTTP status {code}"),
-            Fault::Rpc { code, message } => write!(f, "JSON-RPC error {code}: {message:?}"),
+            Fault::Rpc { code, message, .. } => write!(f, "JSON-RPC error {code}: {message:?}"),
+            Fault::Unauthorized { .. } => f.write_str("HTTP status 401: the server requires OAuth"),
+            Fault::StreamEnded => f.write_str("the SSE stream ended before the response"),
         }
     }
 }

@@ -87,6 +87,22 @@ pub(crate) fn parse(bytes: &[u8], max_depth: usize, meter: &mut Meter) -> Result
     serde_json::from_slice(bytes).map_err(|e| Fault::Invalid(format!("not valid JSON: {e}")))
 }
 
+/// The JSON-RPC error object of an error-status body, whatever its `id` (a
+/// server that rejects a request before reading it answers with `id: null`).
+pub(crate) fn error_of(message: Value) -> Option<Fault> {
+    let error = message.get("error")?;
+    if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return None;
+    }
+    let code = error.get("code").and_then(Value::as_i64)?;
+    let text = error.get("message").and_then(Value::as_str).unwrap_or("");
+    Some(Fault::Rpc {
+        code,
+        message: text.to_string(),
+        data: error.get("data").cloned(),
+    })
+}
+
 /// Finds the answer to request `id` in a message (an object or a batch array).
 ///
 /// `None` when the message is something else (a notification, a server
@@ -111,7 +127,12 @@ pub(crate) fn answer_to(message: Value, id: u64) -> Option<Result<Value, Fault>>
                     .and_then(Value::as_str)
                     .unwrap_or("")
                     .to_string();
-                return Some(Err(Fault::Rpc { code, message }));
+                let data = error.get("data").cloned();
+                return Some(Err(Fault::Rpc {
+                    code,
+                    message,
+                    data,
+                }));
             }
             match object.remove("result") {
                 Some(result @ Value::Object(_)) => Some(Ok(result)),
@@ -193,7 +214,8 @@ mod tests {
             answer_to(error, 1).unwrap(),
             Err(Fault::Rpc {
                 code: -32601,
-                message: "nope".into()
+                message: "nope".into(),
+                data: None,
             })
         );
     }

@@ -1,10 +1,14 @@
 //! MCP client: transports, lifecycle, pagination, bounds and SSRF guard → Snapshot.
 //!
-//! [`crawl`] connects to one remote MCP server as a client, performs the
-//! lifecycle of the MCP specification (2025-11-25, "Lifecycle"), lists every
-//! category the server declared, page by page, and returns what it found as a
-//! [`Snapshot`] (DESIGN.md §6, §8). It never calls a tool, reads a resource or
-//! gets a prompt.
+//! [`crawl`] connects to one remote MCP server as a client, works out which
+//! protocol era it speaks (MCP 2026-07-28, Versioning §Backward Compatibility
+//! with Initialization-Based Versions: a `server/discover` probe first, the
+//! `initialize` handshake of 2025-11-25 and earlier as the fallback), lists
+//! every category the server declared, page by page, and returns what it found
+//! as a [`Snapshot`] (DESIGN.md §6, §8). It never calls a tool, reads a
+//! resource or gets a prompt. A server behind OAuth is crawled with a token
+//! from the client-credentials grant when [`CrawlOptions::oauth`] is set
+//! (`oauth.rs`).
 //!
 //! # Why not rmcp's client
 //!
@@ -37,6 +41,7 @@
 mod crawler;
 mod http;
 mod jsonrpc;
+mod oauth;
 mod policy;
 mod sse;
 mod transport;
@@ -68,6 +73,57 @@ impl TransportChoice {
             TransportChoice::StreamableHttp => "streamable-http",
             TransportChoice::Sse => "sse",
         }
+    }
+}
+
+/// Which protocol era to speak (MCP 2026-07-28, Versioning §Terminology).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum EraChoice {
+    /// Probe with `server/discover`; fall back to `initialize` for older servers.
+    #[default]
+    Auto,
+    /// Only the modern revision: no `initialize` fallback.
+    Modern,
+    /// Only the `initialize` handshake (no probe).
+    Legacy,
+}
+
+/// How the scanner authenticates to an authorisation server's token endpoint
+/// (RFC 6749 §2.3, RFC 7523 §2.2 for `private_key_jwt`).
+#[derive(Clone, PartialEq, Eq)]
+pub enum ClientAuth {
+    /// A client secret, sent as `client_secret_basic` or `client_secret_post`
+    /// as the authorisation server's metadata allows.
+    Secret(String),
+    /// A PKCS#8 PEM private key signing a `private_key_jwt` client assertion.
+    PrivateKey(String),
+}
+
+/// OAuth client credentials for one server (`client_credentials` grant).
+#[derive(Clone, PartialEq, Eq)]
+pub struct OAuthCredentials {
+    /// The client id registered with the authorisation server.
+    pub client_id: String,
+    /// The secret or key that authenticates it.
+    pub auth: ClientAuth,
+    /// The issuer these credentials belong to, when known: they are never sent
+    /// to another authorisation server (2026-07-28, Authorization, credentials
+    /// are bound to the issuer that issued them).
+    pub issuer: Option<String>,
+}
+
+impl std::fmt::Debug for OAuthCredentials {
+    // The secret or key never reaches a log line, even through `{:?}`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self.auth {
+            ClientAuth::Secret(_) => "secret",
+            ClientAuth::PrivateKey(_) => "private key",
+        };
+        f.debug_struct("OAuthCredentials")
+            .field("client_id", &self.client_id)
+            .field("auth", &format_args!("<{kind} redacted>"))
+            .field("issuer", &self.issuer)
+            .finish()
     }
 }
 
@@ -120,6 +176,10 @@ impl Default for CrawlLimits {
 pub struct CrawlOptions {
     /// Transport selection.
     pub transport: TransportChoice,
+    /// Protocol era selection.
+    pub era: EraChoice,
+    /// OAuth client credentials, used when the server answers 401.
+    pub oauth: Option<OAuthCredentials>,
     /// Extra headers sent with every request (e.g. `Authorization`); the
     /// protocol's own headers cannot be overridden.
     pub headers: Vec<(String, String)>,
@@ -147,12 +207,17 @@ pub struct CrawlFailure {
 /// The protocol version offered in `initialize`.
 pub const OFFERED_PROTOCOL_VERSION: &str = "2025-11-25";
 
-/// Protocol versions accepted in a server's `initialize` answer.
+/// Protocol versions accepted in a server's `initialize` answer (the legacy era).
 pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
     &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
-/// Crawls one server: `initialize`, `notifications/initialized`, then every
-/// declared list through every page, within `options.limits`.
+/// Modern protocol versions (per-request `_meta`, no handshake), newest first;
+/// `server/discover` is probed at the first.
+pub const MODERN_PROTOCOL_VERSIONS: &[&str] = &["2026-07-28"];
+
+/// Crawls one server: the era probe, `initialize` and `notifications/initialized`
+/// for an older server, then every declared list through every page, within
+/// `options.limits`.
 pub async fn crawl(url: &str, options: &CrawlOptions) -> Result<Snapshot, CrawlFailure> {
     crawler::run(url, options).await
 }

@@ -30,6 +30,10 @@ pub(crate) struct SseParser {
     data: Vec<u8>,
     has_data: bool,
     ready: VecDeque<SseEvent>,
+    /// The last event ID buffer (WHATWG HTML §9.2.6): set by `id` lines, kept across events.
+    last_event_id: Option<String>,
+    /// The reconnection time set by the last valid `retry` line, in milliseconds.
+    retry_ms: Option<u64>,
 }
 
 impl SseParser {
@@ -88,7 +92,16 @@ impl SseParser {
                 self.has_data = true;
             }
             b"event" => self.event = Some(String::from_utf8_lossy(value).into_owned()),
-            // `id` and `retry` matter for resuming a stream, which a one-shot crawl never does.
+            // `id` and `retry` drive resumption (MCP 2025-11-25, Transports §Resumability
+            // and Redelivery). An id goes back to the server as `Last-Event-ID`, so only
+            // a short header-safe one is kept; the HTML standard ignores ids with NUL.
+            b"id" if value.is_empty() => self.last_event_id = None,
+            b"id" if value.len() <= 256 && value.iter().all(|b| (0x20..=0x7e).contains(b)) => {
+                self.last_event_id = Some(String::from_utf8_lossy(value).into_owned());
+            }
+            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                self.retry_ms = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok());
+            }
             _ => {}
         }
         Ok(())
@@ -118,6 +131,25 @@ impl SseStream {
             response,
             parser: SseParser::default(),
         }
+    }
+
+    /// Goes on reading from `response`, a reconnection of this stream: the
+    /// last event id and reconnection time carry over, a half-read line does not.
+    pub fn resume(&mut self, response: Response) {
+        self.response = response;
+        let parser = std::mem::take(&mut self.parser);
+        self.parser.last_event_id = parser.last_event_id;
+        self.parser.retry_ms = parser.retry_ms;
+    }
+
+    /// The id of the last event that carried one, for `Last-Event-ID`.
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.parser.last_event_id.as_deref()
+    }
+
+    /// The server's `retry` reconnection time, in milliseconds.
+    pub fn retry_ms(&self) -> Option<u64> {
+        self.parser.retry_ms
     }
 
     /// The next event; `None` when the server closed the stream.
@@ -173,6 +205,19 @@ mod tests {
             parser.feed(&[*byte], 100).unwrap();
         }
         assert_eq!(parser.next_event().unwrap().data, "{\"x\":1}");
+    }
+
+    #[test]
+    fn id_and_retry_are_kept_for_reconnection_and_unsafe_ids_are_not() {
+        let mut parser = SseParser::default();
+        parser
+            .feed(b"id: e-1\nretry: 250\ndata: \n\n", 100)
+            .unwrap();
+        assert_eq!(parser.last_event_id.as_deref(), Some("e-1"));
+        assert_eq!(parser.retry_ms, Some(250));
+        parser.feed(b"id: bad\x01id\nretry: 1x\n\n", 100).unwrap();
+        assert_eq!(parser.last_event_id.as_deref(), Some("e-1"));
+        assert_eq!(parser.retry_ms, Some(250));
     }
 
     #[test]

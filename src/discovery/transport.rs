@@ -6,6 +6,16 @@
 //!   stream carrying it; `Mcp-Session-Id` from the `initialize` answer and
 //!   `MCP-Protocol-Version` go on every later request; the session is DELETEd
 //!   at the end.
+//!   When an SSE response ends before the answer and its events carried an id,
+//!   the stream is resumed with a GET carrying `Last-Event-ID`, after the
+//!   server's `retry` delay (2025-11-25, Transports §Resumability and Redelivery).
+//! - Streamable HTTP at revision 2026-07-28 ("modern"; Transports §Streamable
+//!   HTTP): no session and no GET stream; every POST carries
+//!   `MCP-Protocol-Version` and `Mcp-Method` (§Standard Request Headers, and
+//!   `Mcp-Name` only for the call/read/get methods a crawl never sends); an
+//!   error status carries a JSON-RPC error body that tells a modern server from
+//!   an older one (§Backward Compatibility), so it is read, within bounds. A
+//!   broken response stream is not resumable: the crawler re-issues the request.
 //! - HTTP+SSE (spec 2024-11-05): a GET opens an SSE stream whose first
 //!   `endpoint` event names the URL to POST messages to; answers arrive as
 //!   `message` events on the stream.
@@ -14,7 +24,11 @@
 //! of the request timeout and the crawl deadline, and dropping a call's future
 //! cancels it cleanly (a partially read chunk is never consumed).
 
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue};
+use std::time::Duration;
+
+use reqwest::header::{
+    ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderValue, WWW_AUTHENTICATE,
+};
 use reqwest::{Response, Url};
 use serde_json::Value;
 
@@ -36,23 +50,73 @@ pub(crate) struct Link {
     pub meter: Meter,
     /// JSON nesting bound.
     pub max_depth: usize,
+    /// The crawled server's origin: the only one the caller's headers and the
+    /// bearer token are sent to.
+    pub origin: url::Origin,
+    /// `Authorization: Bearer …` once an OAuth token was obtained (marked sensitive).
+    pub bearer: Option<HeaderValue>,
 }
 
+/// Longest `retry` delay honoured before resuming an SSE stream; a server asking
+/// for more gets this (the request timeout bounds the whole exchange anyway).
+const MAX_RETRY_DELAY: Duration = Duration::from_secs(5);
+
+/// The delay before resuming when the server sent no `retry` field.
+const DEFAULT_RETRY_DELAY: Duration = Duration::from_millis(500);
+
+/// Most resumptions of one response stream.
+const MAX_RESUMPTIONS: u32 = 3;
+
 impl Link {
-    /// A request carrying the caller's headers; protocol headers are added after them.
+    /// A request carrying the caller's headers and the bearer token when it goes
+    /// to the server's own origin; protocol headers are added after them.
     fn builder(&self, method: reqwest::Method, url: Url) -> reqwest::RequestBuilder {
-        self.client
-            .request(method, url)
-            .headers(self.headers.clone())
+        let own = url.origin() == self.origin;
+        let mut request = self.client.request(method, url);
+        if own {
+            let mut headers = self.headers.clone();
+            if let Some(bearer) = &self.bearer {
+                // The token replaces a caller's static Authorization, never joins it.
+                headers.insert(AUTHORIZATION, bearer.clone());
+            }
+            request = request.headers(headers);
+        }
+        request
     }
 
     async fn send(&mut self, request: reqwest::RequestBuilder) -> Result<Response, Fault> {
         let response = request.send().await.map_err(|e| describe(&e))?;
         check_peer(&response, &self.policy)?;
+        if response.status() == reqwest::StatusCode::UNAUTHORIZED {
+            return Err(unauthorized(&response));
+        }
         if !response.status().is_success() {
             return Err(Fault::Status(response.status().as_u16()));
         }
         Ok(response)
+    }
+
+    /// Like [`Link::send`], but an error status with a JSON body is read (within
+    /// the bounds) for the JSON-RPC error it may hold: a modern server explains
+    /// a 400 or 404 that way (2026-07-28, Streamable HTTP §Backward Compatibility).
+    async fn send_modern(&mut self, request: reqwest::RequestBuilder) -> Result<Response, Fault> {
+        let mut response = request.send().await.map_err(|e| describe(&e))?;
+        check_peer(&response, &self.policy)?;
+        let status = response.status();
+        if status == reqwest::StatusCode::UNAUTHORIZED {
+            return Err(unauthorized(&response));
+        }
+        if status.is_success() {
+            return Ok(response);
+        }
+        if is_content_type(&response, "application/json") {
+            let bytes = read_body(&mut response, &mut self.meter).await?;
+            let message = jsonrpc::parse(&bytes, self.max_depth, &mut self.meter)?;
+            if let Some(error) = jsonrpc::error_of(message) {
+                return Err(error);
+            }
+        }
+        Err(Fault::Status(status.as_u16()))
     }
 
     /// Reads SSE events until the answer to `id` arrives; other messages are skipped.
@@ -63,9 +127,7 @@ impl Link {
     ) -> Result<Value, Fault> {
         loop {
             let Some(event) = stream.next(&mut self.meter).await? else {
-                return Err(Fault::Invalid(
-                    "the SSE stream ended before the response".into(),
-                ));
+                return Err(Fault::StreamEnded);
             };
             // A priming event (spec 2025-11-25: an id and empty data, for resumption) carries no message.
             if event.event != "message" || event.data.trim().is_empty() {
@@ -87,8 +149,12 @@ pub(crate) enum Transport {
         url: Url,
         /// `Mcp-Session-Id` assigned by the server, if any.
         session: Option<HeaderValue>,
-        /// The negotiated version, sent as `MCP-Protocol-Version` after `initialize`.
+        /// The negotiated version, sent as `MCP-Protocol-Version` after `initialize`
+        /// (and on every request of the modern era).
         protocol: Option<HeaderValue>,
+        /// Speaking revision 2026-07-28: `Mcp-Method` on every POST, no session,
+        /// error bodies read, no stream resumption.
+        modern: bool,
     },
     /// Legacy HTTP+SSE.
     Legacy {
@@ -106,6 +172,29 @@ impl Transport {
             url,
             session: None,
             protocol: None,
+            modern: false,
+        }
+    }
+
+    /// A Streamable HTTP transport speaking the modern revision `version` to `url`.
+    pub fn modern(url: Url, version: &str) -> Transport {
+        Transport::Streamable {
+            url,
+            session: None,
+            protocol: HeaderValue::from_str(version).ok(),
+            modern: true,
+        }
+    }
+
+    /// The protocol version of a modern transport, which every request's `_meta` repeats.
+    pub fn modern_version(&self) -> Option<&str> {
+        match self {
+            Transport::Streamable {
+                protocol: Some(protocol),
+                modern: true,
+                ..
+            } => protocol.to_str().ok(),
+            _ => None,
         }
     }
 
@@ -174,18 +263,50 @@ impl Transport {
                 url,
                 session,
                 protocol,
+                modern,
             } => {
-                let request = post(link, url.clone(), body, session.as_ref(), protocol.as_ref());
-                let mut response = link.send(request).await?;
-                if method == "initialize" {
-                    *session = session_id(&response)?;
-                    // After a redirect the session lives where the redirects led
+                let mcp_method = modern.then_some(method);
+                let request = post(
+                    link,
+                    url.clone(),
+                    body,
+                    session.as_ref(),
+                    protocol.as_ref(),
+                    mcp_method,
+                );
+                let mut response = if *modern {
+                    link.send_modern(request).await?
+                } else {
+                    link.send(request).await?
+                };
+                if method == "initialize" || method == "server/discover" {
+                    if !*modern {
+                        *session = session_id(&response)?;
+                    }
+                    // After a redirect the server lives where the redirects led
                     // (every hop passed the guard): talk to it there from now on.
                     *url = response.url().clone();
                 }
                 if is_content_type(&response, "text/event-stream") {
                     let mut stream = SseStream::new(response);
-                    link.answer_from_stream(&mut stream, id).await
+                    let mut resumed = 0;
+                    loop {
+                        match link.answer_from_stream(&mut stream, id).await {
+                            // Only the older revisions resume a stream; 2026-07-28 removed it.
+                            Err(Fault::StreamEnded)
+                                if !*modern
+                                    && resumed < MAX_RESUMPTIONS
+                                    && stream.last_event_id().is_some() =>
+                            {
+                                resumed += 1;
+                                let response =
+                                    resume(link, url, session.as_ref(), protocol.as_ref(), &stream)
+                                        .await?;
+                                stream.resume(response);
+                            }
+                            answer => return answer,
+                        }
+                    }
                 } else if is_content_type(&response, "application/json") {
                     let bytes = read_body(&mut response, &mut link.meter).await?;
                     let message = jsonrpc::parse(&bytes, link.max_depth, &mut link.meter)?;
@@ -201,7 +322,7 @@ impl Transport {
                 }
             }
             Transport::Legacy { endpoint, stream } => {
-                let request = post(link, endpoint.clone(), body, None, None);
+                let request = post(link, endpoint.clone(), body, None, None, None);
                 // The POST's own body is only an acknowledgement; the answer comes on the stream.
                 drop(link.send(request).await?);
                 link.answer_from_stream(stream, id).await
@@ -218,8 +339,18 @@ impl Transport {
                 url,
                 session,
                 protocol,
-            } => post(link, url.clone(), body, session.as_ref(), protocol.as_ref()),
-            Transport::Legacy { endpoint, .. } => post(link, endpoint.clone(), body, None, None),
+                ..
+            } => post(
+                link,
+                url.clone(),
+                body,
+                session.as_ref(),
+                protocol.as_ref(),
+                None,
+            ),
+            Transport::Legacy { endpoint, .. } => {
+                post(link, endpoint.clone(), body, None, None, None)
+            }
         };
         drop(link.send(request).await?);
         Ok(())
@@ -233,6 +364,7 @@ impl Transport {
             url,
             session: Some(session),
             protocol,
+            ..
         } = self
         {
             let mut request = link
@@ -246,12 +378,62 @@ impl Transport {
     }
 }
 
+/// Resumes a Streamable HTTP response stream that ended early: waits the
+/// server's `retry` delay (bounded), then GETs the endpoint with `Last-Event-ID`
+/// (2025-11-25, Transports §Resumability and Redelivery).
+async fn resume(
+    link: &mut Link,
+    url: &Url,
+    session: Option<&HeaderValue>,
+    protocol: Option<&HeaderValue>,
+    stream: &SseStream,
+) -> Result<Response, Fault> {
+    let delay = stream
+        .retry_ms()
+        .map_or(DEFAULT_RETRY_DELAY, Duration::from_millis)
+        .min(MAX_RETRY_DELAY);
+    tokio::time::sleep(delay).await;
+    let last = stream
+        .last_event_id()
+        .and_then(|id| HeaderValue::from_str(id).ok())
+        .ok_or(Fault::StreamEnded)?;
+    let mut request = link
+        .builder(reqwest::Method::GET, url.clone())
+        .header(ACCEPT, "text/event-stream")
+        .header("last-event-id", last);
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session.clone());
+    }
+    if let Some(protocol) = protocol {
+        request = request.header("mcp-protocol-version", protocol.clone());
+    }
+    let response = link.send(request).await?;
+    if !is_content_type(&response, "text/event-stream") {
+        return Err(Fault::Invalid(
+            "the resumption GET did not open an SSE stream".into(),
+        ));
+    }
+    Ok(response)
+}
+
+/// The 401 fault, with the challenge a token request will need.
+fn unauthorized(response: &Response) -> Fault {
+    let challenge = response
+        .headers()
+        .get(WWW_AUTHENTICATE)
+        .map(|v| String::from_utf8_lossy(&v.as_bytes()[..v.len().min(4096)]).into_owned())
+        .unwrap_or_default();
+    Fault::Unauthorized { challenge }
+}
+
+/// A POST of one JSON-RPC message; `mcp_method` adds the modern `Mcp-Method` header.
 fn post(
     link: &Link,
     url: Url,
     body: Vec<u8>,
     session: Option<&HeaderValue>,
     protocol: Option<&HeaderValue>,
+    mcp_method: Option<&str>,
 ) -> reqwest::RequestBuilder {
     let mut request = link
         .builder(reqwest::Method::POST, url)
@@ -263,6 +445,10 @@ fn post(
     }
     if let Some(protocol) = protocol {
         request = request.header("mcp-protocol-version", protocol.clone());
+    }
+    // Method names are ours (ASCII), so the header never needs the Base64 form.
+    if let Some(method) = mcp_method {
+        request = request.header("mcp-method", method);
     }
     request
 }

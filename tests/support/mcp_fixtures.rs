@@ -72,6 +72,21 @@ pub enum FixtureKind {
     LegacySse,
     /// A raw server misbehaving as described.
     Hostile(Hostility),
+    /// The same raw server speaking only MCP 2026-07-28: it answers
+    /// `server/discover`, refuses `initialize` with a 400 naming its versions,
+    /// and adds `resultType`, `ttlMs` and `cacheScope` to its results.
+    HostileModern(Hostility),
+    /// Streamable HTTP (2025-11-25) whose `tools/list` SSE response ends after a
+    /// priming event (`id`, `retry: 300`); the answer comes on the GET that
+    /// resumes the stream with `Last-Event-ID`.
+    ResumableSse,
+    /// The `Everything` server behind OAuth: every MCP request without a token
+    /// from the authorisation server at `issuer` is refused with 401 and a
+    /// challenge naming the protected resource metadata (RFC 9728).
+    OAuthProtected {
+        /// The authorisation server's issuer URL (see [`spawn_auth_server`]).
+        issuer: String,
+    },
 }
 
 /// How a hostile fixture misbehaves (in `tools/list` unless said otherwise).
@@ -106,6 +121,20 @@ pub enum Hostility {
     BadItems,
     /// Declares `prompts` as well, but `prompts/list` answers with a JSON-RPC error.
     FailingPrompts,
+    /// `tools/list` answers `resultType: "input_required"` (modern path).
+    WrongResultType,
+    /// `server/discover` is never answered (`initialize` is, on the legacy path).
+    SilentDiscover,
+    /// `server/discover` answers `UnsupportedProtocolVersion` listing only `2099-01-01`.
+    FutureVersionsOnly,
+    /// Every POST is refused with 401 and a `WWW-Authenticate` challenge naming `scope="mcp:read"`.
+    RequiresOAuth,
+    /// Tools carrying icons: one `https:`, one `javascript:`, one `http:`.
+    Icons,
+    /// Three `tools/list` pages (modern path): no caching hints, then a negative
+    /// `ttlMs` with `cacheScope: "private"`, then a string `ttlMs` with
+    /// `cacheScope: "public"`.
+    CacheHints,
 }
 
 /// One HTTP request a fixture received.
@@ -181,7 +210,10 @@ pub async fn spawn_fixture_on(ip: IpAddr, kind: FixtureKind) -> Fixture {
             "/mcp",
         ),
         FixtureKind::LegacySse => (legacy_sse_router(), "/sse"),
-        FixtureKind::Hostile(hostility) => (hostile_router(hostility), "/mcp"),
+        FixtureKind::Hostile(hostility) => (hostile_router(hostility, false), "/mcp"),
+        FixtureKind::HostileModern(hostility) => (hostile_router(hostility, true), "/mcp"),
+        FixtureKind::ResumableSse => (resumable_router(), "/mcp"),
+        FixtureKind::OAuthProtected { issuer } => (oauth_router(issuer, addr), "/mcp"),
     };
     let app = router.layer(middleware::from_fn_with_state(log.clone(), record_request));
     // Without TCP_NODELAY, Nagle's algorithm and delayed ACKs add ~40 ms to
@@ -549,12 +581,15 @@ fn legacy_answer(message: &Value) -> Option<Value> {
 struct HostileState {
     hostility: Hostility,
     pages: Arc<AtomicU64>,
+    /// Speaking only 2026-07-28.
+    modern: bool,
 }
 
-fn hostile_router(hostility: Hostility) -> Router {
+fn hostile_router(hostility: Hostility, modern: bool) -> Router {
     let state = HostileState {
         hostility,
         pages: Arc::default(),
+        modern,
     };
     Router::new()
         .route(
@@ -587,6 +622,16 @@ fn answer(id: &Value, result: Value) -> Response {
     json_response(json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string())
 }
 
+/// A result with the fields every 2026-07-28 list result carries.
+fn modern_result(mut result: Value) -> Value {
+    if result.get("resultType").is_none() {
+        result["resultType"] = json!("complete");
+    }
+    result["ttlMs"] = json!(60_000);
+    result["cacheScope"] = json!("public");
+    result
+}
+
 fn one_tool(name: &str) -> Value {
     json!({"name": name, "inputSchema": {"type": "object"}})
 }
@@ -608,6 +653,72 @@ async fn hostile_post(
         return StatusCode::ACCEPTED.into_response(); // a notification
     };
     let h = &state.hostility;
+    if *h == Hostility::RequiresOAuth {
+        return (
+            StatusCode::UNAUTHORIZED,
+            [(
+                header::WWW_AUTHENTICATE,
+                "Bearer error=\"invalid_token\", scope=\"mcp:read\"",
+            )],
+        )
+            .into_response();
+    }
+    if state.modern && method == "initialize" {
+        // Versioning §Backward Compatibility: a modern-only server names its versions.
+        return (
+            StatusCode::BAD_REQUEST,
+            json_response(
+                rpc_error(
+                    id,
+                    -32600,
+                    "initialize is not supported; this server speaks 2026-07-28",
+                )
+                .to_string(),
+            ),
+        )
+            .into_response();
+    }
+    if method == "server/discover" {
+        if let (true, Hostility::RedirectTo(target)) = (state.modern, h) {
+            return (
+                StatusCode::TEMPORARY_REDIRECT,
+                [(header::LOCATION, target.clone())],
+            )
+                .into_response();
+        }
+        if *h == Hostility::SilentDiscover {
+            return std::future::pending().await;
+        }
+        if !state.modern {
+            return json_response(rpc_error(id, -32601, "method not found").to_string());
+        }
+        if *h == Hostility::FutureVersionsOnly {
+            let error = json!({"jsonrpc": "2.0", "id": id, "error": {
+                "code": -32022, "message": "Unsupported protocol version",
+                "data": {"supported": ["2099-01-01"], "requested": "2026-07-28"}}});
+            return (StatusCode::BAD_REQUEST, json_response(error.to_string())).into_response();
+        }
+        let capabilities = if *h == Hostility::FailingPrompts {
+            json!({"tools": {}, "prompts": {}})
+        } else {
+            json!({"tools": {}})
+        };
+        return answer(
+            &id,
+            modern_result(json!({
+                "supportedVersions": ["2026-07-28"],
+                "capabilities": capabilities,
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "hostile", "version": "6.6.6"}},
+            })),
+        );
+    }
+    let answer = |id: &Value, result: Value| {
+        if state.modern {
+            answer(id, modern_result(result))
+        } else {
+            answer(id, result)
+        }
+    };
     if method == "initialize" {
         return match h {
             Hostility::SilentInitialize => std::future::pending().await,
@@ -691,7 +802,243 @@ async fn hostile_post(
             ]}),
         ),
         Hostility::FailingPrompts => answer(&id, json!({"tools": [one_tool("ok")]})),
+        Hostility::WrongResultType => answer(
+            &id,
+            json!({"resultType": "input_required", "inputRequests": {}, "tools": [one_tool("x")]}),
+        ),
+        // Sent as is: the `answer` closure would add valid hints to every page.
+        Hostility::CacheHints => {
+            let result = match page {
+                0 => {
+                    json!({"resultType": "complete", "tools": [one_tool("a")], "nextCursor": "c1"})
+                }
+                1 => {
+                    json!({"tools": [one_tool("b")], "nextCursor": "c2", "ttlMs": -5, "cacheScope": "private"})
+                }
+                _ => json!({"tools": [one_tool("c")], "ttlMs": "soon", "cacheScope": "public"}),
+            };
+            json_response(json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string())
+        }
+        Hostility::Icons => answer(
+            &id,
+            json!({"tools": [{
+                "name": "pictured",
+                "inputSchema": {"type": "object"},
+                "icons": [
+                    {"src": "https://example.com/icon.png", "mimeType": "image/png"},
+                    {"src": "javascript:alert(1)"},
+                    {"src": "http://example.com/plain.png"},
+                ],
+            }]}),
+        ),
         _ => answer(&id, json!({"tools": []})),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// A resumable SSE response (2025-11-25, Transports §Resumability and Redelivery)
+// ---------------------------------------------------------------------------
+
+fn resumable_router() -> Router {
+    Router::new().route(
+        "/mcp",
+        post(resumable_post)
+            .get(resumable_get)
+            .delete(|| async { StatusCode::OK }),
+    )
+}
+
+async fn resumable_post(body: Bytes) -> Response {
+    let Ok(message) = serde_json::from_slice::<Value>(&body) else {
+        return (StatusCode::BAD_REQUEST, "not JSON").into_response();
+    };
+    let method = message
+        .get("method")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let Some(id) = message.get("id").cloned() else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    match method {
+        "initialize" => {
+            let mut response = answer(
+                &id,
+                json!({
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": "resumable", "version": "1"},
+                }),
+            );
+            response
+                .headers_mut()
+                .insert("mcp-session-id", "resumable-1".parse().unwrap());
+            response
+        }
+        // The priming event, then the stream ends before the answer.
+        "tools/list" => sse_response(Body::from(format!(
+            "id: tools-{id}\nretry: 300\ndata: \n\n"
+        ))),
+        _ => json_response(rpc_error(id, -32601, "method not found").to_string()),
+    }
+}
+
+/// The resumed stream: the answer to the request the `Last-Event-ID` names.
+async fn resumable_get(headers: HeaderMap) -> Response {
+    let Some(id) = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("tools-"))
+        .and_then(|v| v.parse::<u64>().ok())
+    else {
+        return StatusCode::METHOD_NOT_ALLOWED.into_response();
+    };
+    let message = json!({"jsonrpc": "2.0", "id": id, "result": {"tools": [one_tool("resumed")]}});
+    sse_response(Body::from(format!(
+        "id: tools-{id}-2\nevent: message\ndata: {message}\n\n"
+    )))
+}
+
+// ---------------------------------------------------------------------------
+// OAuth: a protected server and an in-process authorisation server
+// ---------------------------------------------------------------------------
+
+/// The client the authorisation server knows.
+pub const OAUTH_CLIENT_ID: &str = "gatehouse-crawler";
+/// Its secret.
+pub const OAUTH_CLIENT_SECRET: &str = "s3cret-value-never-logged";
+
+fn oauth_router(issuer: String, addr: SocketAddr) -> Router {
+    let metadata = json!({
+        "resource": format!("http://{addr}/mcp"),
+        "authorization_servers": [issuer],
+        "scopes_supported": ["mcp:read"],
+    });
+    let challenge = format!(
+        "Bearer resource_metadata=\"http://{addr}/.well-known/oauth-protected-resource/mcp\", scope=\"mcp:read\""
+    );
+    let guarded = rmcp_router(CatalogueServer::everything(), false).layer(middleware::from_fn(
+        move |request: Request, next: Next| {
+            let challenge = challenge.clone();
+            async move {
+                let ok = request
+                    .headers()
+                    .get(header::AUTHORIZATION)
+                    .and_then(|v| v.to_str().ok())
+                    .is_some_and(|v| v.starts_with("Bearer issued-"));
+                if ok {
+                    next.run(request).await
+                } else {
+                    (
+                        StatusCode::UNAUTHORIZED,
+                        [(header::WWW_AUTHENTICATE, challenge)],
+                    )
+                        .into_response()
+                }
+            }
+        },
+    ));
+    Router::new()
+        .route(
+            "/.well-known/oauth-protected-resource/mcp",
+            get(move || {
+                let metadata = metadata.clone();
+                async move { json_response(metadata.to_string()) }
+            }),
+        )
+        .merge(guarded)
+}
+
+/// A running authorisation server; dropping it stops it.
+pub struct AuthServer {
+    /// Its issuer identifier (also its base URL).
+    pub issuer: String,
+    log: RequestLog,
+    tokens: Arc<AtomicU64>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl AuthServer {
+    /// Every request received so far.
+    pub fn requests(&self) -> Vec<LoggedRequest> {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// How many tokens were issued.
+    pub fn tokens_issued(&self) -> u64 {
+        self.tokens.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for AuthServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Starts an authorisation server on `ip` (RFC 8414 metadata, a token endpoint
+/// for the client-credentials grant with `client_secret_basic`, tokens valid
+/// for `expires_in` seconds).
+pub async fn spawn_auth_server(ip: IpAddr, expires_in: u64) -> AuthServer {
+    let listener = tokio::net::TcpListener::bind((ip, 0)).await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let issuer = format!("http://{addr}");
+    let log: RequestLog = Arc::default();
+    let tokens: Arc<AtomicU64> = Arc::default();
+    let metadata = json!({
+        "issuer": issuer,
+        "token_endpoint": format!("{issuer}/token"),
+        "grant_types_supported": ["client_credentials"],
+        "token_endpoint_auth_methods_supported": ["client_secret_basic"],
+    });
+    let issued = tokens.clone();
+    let app = Router::new()
+        .route(
+            "/.well-known/oauth-authorization-server",
+            get(move || {
+                let metadata = metadata.clone();
+                async move { json_response(metadata.to_string()) }
+            }),
+        )
+        .route(
+            "/token",
+            post(move |headers: HeaderMap, body: Bytes| {
+                let issued = issued.clone();
+                async move {
+                    use base64::Engine;
+                    let expected = base64::engine::general_purpose::STANDARD
+                        .encode(format!("{OAUTH_CLIENT_ID}:{OAUTH_CLIENT_SECRET}"));
+                    let basic = headers
+                        .get(header::AUTHORIZATION)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.strip_prefix("Basic "));
+                    let form = String::from_utf8_lossy(&body).into_owned();
+                    let grant_ok = form.contains("grant_type=client_credentials")
+                        || form.contains("grant_type=refresh_token");
+                    if basic != Some(expected.as_str()) || !grant_ok {
+                        return (
+                            StatusCode::UNAUTHORIZED,
+                            json_response(json!({"error": "invalid_client"}).to_string()),
+                        )
+                            .into_response();
+                    }
+                    let n = issued.fetch_add(1, Ordering::Relaxed) + 1;
+                    json_response(
+                        json!({"access_token": format!("issued-{n}"), "token_type": "Bearer",
+                               "expires_in": expires_in, "scope": "mcp:read"})
+                        .to_string(),
+                    )
+                }
+            }),
+        )
+        .layer(middleware::from_fn_with_state(log.clone(), record_request));
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    AuthServer {
+        issuer,
+        log,
+        tokens,
+        task,
     }
 }
 

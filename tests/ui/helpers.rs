@@ -141,6 +141,7 @@ impl TestApp {
                 pages: [("tools".to_string(), 1u32)].into_iter().collect(),
                 duration_ms: 42,
                 errors: vec![],
+                ..Default::default()
             }),
             ..Snapshot::default()
         };
