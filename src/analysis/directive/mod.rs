@@ -899,12 +899,18 @@ fn assignment_disables(key: &str, value: &str) -> bool {
 }
 
 /// Whether a key names a safeguard (`safety_mode`, `confirm`, `verify_ssl`).
+/// Asked of every word: one automaton, no allocation.
 fn safeguard_key(key: &str) -> bool {
-    let k = key.to_ascii_lowercase();
-    ["safe", "confirm", "verify", "guard", "sandbox", "moderation", "filter", "check", "ssl", "tls",
-        "secure", "approval", "approve", "review", "protect", "validation", "strict", "consent", "warn"]
-        .iter()
-        .any(|p| k.contains(p))
+    static PARTS: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build([
+                "safe", "confirm", "verify", "guard", "sandbox", "moderation", "filter", "check", "ssl", "tls",
+                "secure", "approval", "approve", "review", "protect", "validation", "strict", "consent", "warn",
+            ])
+            .expect("valid patterns")
+    });
+    PARTS.is_match(key)
 }
 
 /// Whether a value switches something off.

@@ -373,6 +373,23 @@ fn shape_grams(plain: &str, reading: &Reading, s: &SentenceCues, out: &mut Vec<u
 
 /// Character 4-grams of a word (3-grams for words of three characters).
 fn char_grams(word: &str, out: &mut Vec<u32>) {
+    // ASCII words (nearly all): the same grams from the bytes, without
+    // collecting characters.
+    if word.is_ascii() {
+        let bytes = &word.as_bytes()[..word.len().min(40)];
+        if bytes.len() < 3 {
+            return;
+        }
+        let mut padded = [0u8; 42];
+        padded[0] = b'<';
+        padded[1..=bytes.len()].copy_from_slice(bytes);
+        padded[bytes.len() + 1] = b'>';
+        let n = if bytes.len() == 3 { 3 } else { 4 };
+        for w in padded[..bytes.len() + 2].windows(n) {
+            out.push(hash(3, &[w]));
+        }
+        return;
+    }
     let chars: Vec<char> = word.chars().take(40).collect();
     if chars.len() < 3 {
         return;
@@ -523,6 +540,31 @@ mod tests {
         let m = Model::from_bytes(WEIGHTS_BIN).expect("weights.bin is a model");
         assert_eq!(m.weights.len(), BUCKETS);
         assert!(m.high >= m.medium);
+    }
+
+    /// The general path of `char_grams`, kept to check the ASCII one.
+    fn char_grams_by_chars(word: &str) -> Vec<u32> {
+        let chars: Vec<char> = word.chars().take(40).collect();
+        if chars.len() < 3 {
+            return Vec::new();
+        }
+        let mut padded = vec!['<'];
+        padded.extend_from_slice(&chars);
+        padded.push('>');
+        let n = if chars.len() == 3 { 3 } else { 4 };
+        padded
+            .windows(n)
+            .map(|w| hash(3, &[w.iter().collect::<String>().as_bytes()]))
+            .collect()
+    }
+
+    #[test]
+    fn ascii_char_grams_equal_the_general_ones() {
+        for word in ["ab", "abc", "abcd", "exfiltrate", &"x".repeat(60), "naïve", "конфиг"] {
+            let mut fast = Vec::new();
+            char_grams(word, &mut fast);
+            assert_eq!(fast, char_grams_by_chars(word), "{word}");
+        }
     }
 
     #[test]

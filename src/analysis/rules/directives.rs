@@ -4,7 +4,7 @@
 use super::{Names, Sink};
 use crate::analysis::catalogue::ids;
 use crate::analysis::collect::{FieldKind, TextField};
-use crate::analysis::directive::{self, AskKind, Contract, Reading, Role, lexicon};
+use crate::analysis::directive::{self, AskKind, Contract, Reading, Role, SentenceCues, lexicon};
 use crate::analysis::model::{self, Place};
 use crate::analysis::report::Severity;
 use crate::analysis::rules::text::Subject;
@@ -66,8 +66,25 @@ pub fn check(sink: &mut Sink<'_>, subject: &Subject<'_, '_>, reading: &Reading, 
         first: true,
         hidden: subject.hidden.is_some(),
     };
-    let probabilities = model::sentence_probabilities(model, &subject.text.plain, reading, place);
-    for ask in directive::asks(reading, contract) {
+    let hidden = subject.hidden.is_some();
+    let asks = directive::asks(reading, contract);
+    let speaks: Vec<bool> = reading.sentences.iter().map(|s| speaks(s, hidden)).collect();
+    // The model is asked only about sentences whose opinion can matter: one
+    // that speaks to someone (it may report alone) or one a rule read as a
+    // request (it may support it). Most sentences of honest text are
+    // neither ("Repository owner"), and scoring costs most of the analysis.
+    let mut features = Vec::new();
+    let probabilities: Vec<f32> = (0..reading.sentences.len())
+        .map(|i| {
+            if speaks[i] || asks.iter().any(|a| a.index == i) {
+                model::features(&subject.text.plain, reading, i, Place { first: i == 0, ..place }, &mut features);
+                model.probability(&features)
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    for ask in asks {
         let support = probabilities.get(ask.index).copied().unwrap_or(0.0);
         // Names read as words are the capability's own options ("skip tls
         // verification"): nothing they say stands without the model.
@@ -84,21 +101,7 @@ pub fn check(sink: &mut Sink<'_>, subject: &Subject<'_, '_>, reading: &Reading, 
         .enumerate()
         .max_by(|a, b| a.1.total_cmp(b.1));
     if let Some((index, &p)) = best {
-        // Alone, the model reports at high only a sentence that speaks to
-        // someone (a request, an obligation, an address, a condition): a
-        // list of icon names is not an instruction, however it scores.
-        let cues = reading.sentences[index].cues;
-        let s = &reading.sentences[index];
-        // Advice on how to present this tool's own results ("report the
-        // rows as current counts"), with no one else involved, is the
-        // tool's documentation; the output-tampering rules judge the rest.
-        let presenting = s.directed & !(lexicon::V_TELL | lexicon::V_REPORT) == 0
-            && cues & lexicon::N_RESULT != 0
-            && cues & lexicon::USER == 0;
-        let addresses = s.directed != 0
-            || cues & (lexicon::YOU | lexicon::AGENT | lexicon::MODAL | lexicon::ALWAYS | lexicon::NEVER | lexicon::PLEASE | lexicon::USER | lexicon::COND) != 0;
-        let speaks = (addresses && !presenting) || subject.hidden.is_some();
-        let severity = if p >= model.high && speaks {
+        let severity = if p >= model.high && speaks[index] {
             Severity::High
         } else if p >= model.medium {
             Severity::Medium
@@ -113,6 +116,22 @@ pub fn check(sink: &mut Sink<'_>, subject: &Subject<'_, '_>, reading: &Reading, 
             "Reads as an instruction smuggled to the agent (learned model)",
         );
     }
+}
+
+/// Whether the model may report a sentence alone at high: it speaks to
+/// someone (a request, an obligation, an address, a condition) — a list of
+/// icon names is not an instruction, however it scores — or it was hidden.
+fn speaks(s: &SentenceCues, hidden: bool) -> bool {
+    let cues = s.cues;
+    // Advice on how to present this tool's own results ("report the rows
+    // as current counts"), with no one else involved, is the tool's
+    // documentation; the output-tampering rules judge the rest.
+    let presenting = s.directed & !(lexicon::V_TELL | lexicon::V_REPORT) == 0
+        && cues & lexicon::N_RESULT != 0
+        && cues & lexicon::USER == 0;
+    let addresses = s.directed != 0
+        || cues & (lexicon::YOU | lexicon::AGENT | lexicon::MODAL | lexicon::ALWAYS | lexicon::NEVER | lexicon::PLEASE | lexicon::USER | lexicon::COND) != 0;
+    (addresses && !presenting) || hidden
 }
 
 /// What part of a capability a field is.
