@@ -83,11 +83,13 @@ const PROMPTS: ListSpec = ListSpec {
     key: "prompts",
 };
 
-/// Whether the crawl goes on after a list.
+/// How a list ended, and whether the crawl goes on.
 #[derive(Debug, PartialEq, Eq)]
 enum Flow {
-    /// Go on with the next list.
+    /// Read to its last page; go on with the next list.
     Next,
+    /// This list failed (an error answer, an invalid page); go on with the next list.
+    Failed,
     /// A bound or the transport failed: stop and keep what was collected.
     Stop,
 }
@@ -103,6 +105,8 @@ struct Crawler {
     pages: BTreeMap<String, u32>,
     /// `crawl.transport`, set once a transport answered `initialize`.
     transport_name: &'static str,
+    /// Declared lists not read to the end (`crawl.unread`).
+    unread: Vec<String>,
 }
 
 /// Runs one crawl (the body of [`super::crawl`]).
@@ -133,6 +137,7 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
                 max_values: limits.max_json_values,
             },
             max_depth: limits.max_depth,
+            duplicate_keys: Vec::new(),
         },
         deadline: started + limits.deadline,
         limits,
@@ -141,6 +146,7 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
         errors: Vec::new(),
         pages: BTreeMap::new(),
         transport_name: "",
+        unread: Vec::new(),
     };
 
     let (mut transport, init) = crawler.initialize(url, options.transport).await?;
@@ -159,6 +165,11 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
             ),
             None,
         );
+        // Nothing declared was listed: none of it was scanned.
+        crawler.unread = declared_lists(&snapshot)
+            .iter()
+            .map(|spec| spec.key.to_string())
+            .collect();
     } else {
         transport.set_protocol_version(snapshot.protocol_version.as_deref().unwrap_or_default());
         crawler.list_declared(&mut transport, &mut snapshot).await;
@@ -183,6 +194,7 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
         pages: std::mem::take(&mut crawler.pages),
         duration_ms: started.elapsed().as_millis().try_into().unwrap_or(u64::MAX),
         errors: std::mem::take(&mut crawler.errors),
+        unread: std::mem::take(&mut crawler.unread),
     });
     Ok(snapshot)
 }
@@ -260,14 +272,24 @@ impl Crawler {
         let id = self.next_id;
         let timeout = self.limits.request_timeout;
         let exchange = transport.request(&mut self.link, id, method, params);
-        bounded_at(
+        let answer = bounded_at(
             method,
             timeout,
             self.deadline,
             self.limits.deadline,
             exchange,
         )
-        .await
+        .await;
+        for pointer in std::mem::take(&mut self.link.duplicate_keys) {
+            self.record(
+                crawl_codes::DUPLICATE_KEY,
+                format!(
+                    "{method}: the answer repeats the key at {pointer}; clients that keep the first value see something else than was scanned"
+                ),
+                None,
+            );
+        }
+        answer
     }
 
     /// Opens the transport and performs `initialize`.
@@ -390,38 +412,30 @@ impl Crawler {
             )
             .await
         };
+        let plan = declared_lists(snapshot);
         if let Err(fault) = notified {
             self.record(
                 code_of(&fault),
                 format!("notifications/initialized: {fault}"),
                 None,
             );
+            self.unread = plan.iter().map(|spec| spec.key.to_string()).collect();
             return;
         }
-        let declared = |name: &str| {
-            snapshot
-                .capabilities
-                .get(name)
-                .is_some_and(Value::is_object)
-        };
-        let mut plan = Vec::new();
-        if declared("tools") {
-            plan.push(TOOLS);
-        }
-        if declared("resources") {
-            plan.push(RESOURCES);
-            plan.push(TEMPLATES);
-        }
-        if declared("prompts") {
-            plan.push(PROMPTS);
-        }
+        let mut stopped = false;
         for spec in plan {
+            if stopped {
+                // Never asked for: unread just as surely as a list that failed.
+                self.unread.push(spec.key.to_string());
+                continue;
+            }
             let mut raw = Vec::new();
             let flow = self.list(transport, &spec, &mut raw).await;
             self.keep(&spec, raw, snapshot);
-            if flow == Flow::Stop {
-                break;
+            if flow != Flow::Next {
+                self.unread.push(spec.key.to_string());
             }
+            stopped = flow == Flow::Stop;
         }
     }
 
@@ -454,7 +468,10 @@ impl Crawler {
                     self.record(code_of(&fault), format!("{}: {fault}", spec.method), None);
                     return match fault {
                         Fault::Bound(_) | Fault::Transport(_) | Fault::Refused(_) => Flow::Stop,
-                        _ => Flow::Next,
+                        // The `resources` capability does not promise templates:
+                        // "method not found" there means there are none to read.
+                        Fault::Rpc { code: -32601, .. } if spec.key == TEMPLATES.key => Flow::Next,
+                        _ => Flow::Failed,
                     };
                 }
             };
@@ -466,7 +483,7 @@ impl Crawler {
             let Some(Value::Array(items)) = result.remove(spec.key) else {
                 let message = format!("{}: the result has no {:?} array", spec.method, spec.key);
                 self.record(crawl_codes::INVALID_RESPONSE, message, None);
-                return Flow::Next;
+                return Flow::Failed;
             };
             for item in items {
                 if out.len() >= self.limits.max_items {
@@ -494,7 +511,7 @@ impl Crawler {
                 Some(_) => {
                     let message = format!("{}: nextCursor is not a string", spec.method);
                     self.record(crawl_codes::INVALID_RESPONSE, message, None);
-                    return Flow::Next;
+                    return Flow::Failed;
                 }
             }
         }
@@ -592,6 +609,29 @@ impl Crawler {
         let grace = self.limits.request_timeout.min(CLOSE_GRACE);
         let _ = tokio::time::timeout(grace, transport.close(&mut self.link)).await;
     }
+}
+
+/// The lists of the categories a server declared in `capabilities`, in crawl
+/// order (MCP 2025-11-25, "Lifecycle" §Capability Negotiation: list only what was declared).
+fn declared_lists(snapshot: &Snapshot) -> Vec<ListSpec> {
+    let declared = |name: &str| {
+        snapshot
+            .capabilities
+            .get(name)
+            .is_some_and(Value::is_object)
+    };
+    let mut plan = Vec::new();
+    if declared("tools") {
+        plan.push(TOOLS);
+    }
+    if declared("resources") {
+        plan.push(RESOURCES);
+        plan.push(TEMPLATES);
+    }
+    if declared("prompts") {
+        plan.push(PROMPTS);
+    }
+    plan
 }
 
 /// Runs `exchange` under the earlier of `timeout` from now and `deadline`.

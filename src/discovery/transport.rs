@@ -36,6 +36,9 @@ pub(crate) struct Link {
     pub meter: Meter,
     /// JSON nesting bound.
     pub max_depth: usize,
+    /// Pointers of duplicate keys seen in messages since the crawler last took
+    /// them (it records each as a `duplicate_key` anomaly).
+    pub duplicate_keys: Vec<String>,
 }
 
 impl Link {
@@ -71,7 +74,12 @@ impl Link {
             if event.event != "message" || event.data.trim().is_empty() {
                 continue;
             }
-            let message = jsonrpc::parse(event.data.as_bytes(), self.max_depth, &mut self.meter)?;
+            let message = jsonrpc::parse(
+                event.data.as_bytes(),
+                self.max_depth,
+                &mut self.meter,
+                &mut self.duplicate_keys,
+            )?;
             if let Some(answer) = jsonrpc::answer_to(message, id) {
                 return answer;
             }
@@ -188,7 +196,12 @@ impl Transport {
                     link.answer_from_stream(&mut stream, id).await
                 } else if is_content_type(&response, "application/json") {
                     let bytes = read_body(&mut response, &mut link.meter).await?;
-                    let message = jsonrpc::parse(&bytes, link.max_depth, &mut link.meter)?;
+                    let message = jsonrpc::parse(
+                        &bytes,
+                        link.max_depth,
+                        &mut link.meter,
+                        &mut link.duplicate_keys,
+                    )?;
                     jsonrpc::answer_to(message, id).unwrap_or_else(|| {
                         Err(Fault::Invalid(
                             "the body holds no response to the request".into(),
