@@ -314,15 +314,27 @@ async fn links_other_than_https_are_refused_at_publish(backend: Backend) {
     let token = app.publisher("acme", &["com.example"]).await;
     let before = app.publish_footprint().await;
     let cases = [
-        ("websiteUrl", json!("javascript:alert(document.cookie)"), "/websiteUrl"),
+        (
+            "websiteUrl",
+            json!("javascript:alert(document.cookie)"),
+            "/websiteUrl",
+        ),
         ("websiteUrl", json!("http://example.com/"), "/websiteUrl"),
         (
             "repository",
             json!({"url": "http://github.com/example/links", "source": "github"}),
             "/repository/url",
         ),
-        ("icons", json!([{"src": "http://example.com/i.png"}]), "/icons/0/src"),
-        ("icons", json!([{"src": "data:image/svg+xml,<svg onload=alert(1)>"}]), "/icons/0/src"),
+        (
+            "icons",
+            json!([{"src": "http://example.com/i.png"}]),
+            "/icons/0/src",
+        ),
+        (
+            "icons",
+            json!([{"src": "data:image/svg+xml,<svg onload=alert(1)>"}]),
+            "/icons/0/src",
+        ),
     ];
 
     for (field, value, pointer) in cases {
@@ -351,7 +363,10 @@ async fn links_other_than_https_are_refused_at_publish(backend: Backend) {
     // Loopback http stays possible for local development (the test app allows private addresses).
     let mut local = npm_server("com.example/local", "1.0.0");
     local["websiteUrl"] = json!("http://127.0.0.1:8000/");
-    assert_eq!(app.publish(&token, &local).await.status(), StatusCode::CREATED);
+    assert_eq!(
+        app.publish(&token, &local).await.status(),
+        StatusCode::CREATED
+    );
 }
 
 /// A Streamable HTTP MCP server declaring tools and prompts whose
