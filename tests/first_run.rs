@@ -1,8 +1,8 @@
 //! The first ten minutes of a new user (issue 11), with the real binary:
 //! `gatehouse demo` on a fresh directory, commands that refuse to invent a
 //! data directory, a private data directory, the bootstrap password minimum,
-//! logs without colour codes when not on a terminal, and the README's Python
-//! verifier run exactly as written against an exported root.
+//! logs without colour codes when not on a terminal, and the README's quick
+//! start and Python verifier run exactly as written.
 
 #[path = "allowlist_support.rs"]
 mod support;
@@ -210,4 +210,92 @@ fn the_readme_python_verifier_runs_as_written_on_the_exported_root() {
         answer["pin"],
         gatehouse::allowlist::pin_tool(&serde_json::from_value(support::forecast_tool()).unwrap())
     );
+}
+
+/// A `cargo` for the README's commands: `cargo run --release [-q] [-- ARGS]`
+/// runs the binary under test with ARGS (building a release binary would take
+/// the test many minutes and test another build).
+fn cargo_shim(dir: &Path) -> std::path::PathBuf {
+    let bin = dir.join("shim");
+    std::fs::create_dir_all(&bin).unwrap();
+    let script = format!(
+        "#!/bin/sh\nwhile [ $# -gt 0 ] && [ \"$1\" != \"--\" ]; do shift; done\n[ \"$1\" = \"--\" ] && shift\nexec '{}' \"$@\"\n",
+        env!("CARGO_BIN_EXE_gatehouse")
+    );
+    std::fs::write(bin.join("cargo"), script).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(bin.join("cargo"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+    }
+    bin
+}
+
+#[test]
+fn the_readme_quick_start_runs_as_written() {
+    // The quick start serves on 127.0.0.1:8080, as written.
+    if std::net::TcpListener::bind("127.0.0.1:8080").is_err() {
+        if std::env::var("GATEHOUSE_REQUIRE_PEERS").is_ok_and(|v| v == "1") {
+            panic!("127.0.0.1:8080 is in use; the README quick start needs it");
+        }
+        eprintln!("SKIPPED: the README quick start needs 127.0.0.1:8080, which is in use");
+        return;
+    }
+    // Arrange: an empty directory and `cargo` standing for the binary under test.
+    let tmp = tempfile::tempdir().unwrap();
+    let shim = cargo_shim(tmp.path());
+    let path = format!(
+        "{}:{}",
+        shim.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let shell = |script: &str| {
+        let mut command = Command::new("bash");
+        command
+            .args(["-euo", "pipefail", "-c", script])
+            .current_dir(tmp.path())
+            .env("PATH", &path);
+        for (key, _) in std::env::vars() {
+            if key.starts_with("GATEHOUSE_") {
+                command.env_remove(key);
+            }
+        }
+        command
+    };
+    let serve = readme_block("## Run it", "```sh\n");
+    let then = readme_block("Then, in another shell", "```sh\n");
+
+    // Act: the first block in the background, the second once it answers.
+    let mut server = shell(&serve)
+        .env("GATEHOUSE_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect("127.0.0.1:8080").is_err() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "the server never listened"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let out = shell(&then).output().unwrap();
+    // Our own child: stop it (SIGKILL) before asserting.
+    let _ = server.kill();
+    let _ = server.wait();
+
+    // Assert
+    let stdout = text(&out.stdout);
+    assert!(
+        out.status.success(),
+        "stdout: {stdout}\nstderr: {}",
+        text(&out.stderr)
+    );
+    assert!(
+        stdout.contains("\"status\":\"pending\""),
+        "the publish answer: {stdout}"
+    );
+    assert!(stdout.contains("com.example/weather"), "{stdout}");
 }
