@@ -1,5 +1,14 @@
 //! Configuration: one clap struct, every field a flag with an environment twin
 //! (DESIGN.md §4). Secrets are redacted in `Debug` so a logged config leaks nothing.
+//!
+//! Flags are scoped to the commands that use them: the settings every
+//! command may need ([`Config`]: database, data directory, scanner network
+//! policy, rules, log format) are global; the server's own ([`ServerArgs`]:
+//! listen address, public URL, bootstrap password, workers, lease, trusted
+//! proxies) belong to `serve`, `worker` and `demo` (and to a bare `gatehouse`,
+//! which serves), so `gatehouse scan --help` does not list them.
+//! [`Cli::parse_scoped`] copies the effective server settings into [`Config`],
+//! whichever side of the subcommand they were given on.
 
 use std::fmt;
 use std::net::SocketAddr;
@@ -14,18 +23,73 @@ pub struct Cli {
     /// Settings shared by every command.
     #[command(flatten)]
     pub config: Config,
+    /// Server settings of a bare `gatehouse` (which serves).
+    #[command(flatten)]
+    pub server: ServerArgs,
     /// What to do; `serve` when omitted.
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+impl Cli {
+    /// Parses the process arguments (see [`Cli::parse_scoped_from`]).
+    pub fn parse_scoped() -> Cli {
+        Self::parse_scoped_from(std::env::args_os())
+    }
+
+    /// Parses `args` and puts the effective [`ServerArgs`] into `config`: a
+    /// flag given after the subcommand (`serve --listen X`) wins, then one
+    /// given before it (`--listen X serve`), then the environment or default.
+    pub fn parse_scoped_from<I, T>(args: I) -> Cli
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        use clap::{CommandFactory, FromArgMatches, parser::ValueSource};
+        let matches = Cli::command().get_matches_from(args);
+        let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+        let sub = match &cli.command {
+            Some(Command::Serve(a) | Command::Worker(a)) => Some(a.clone()),
+            Some(Command::Demo(d)) => Some(d.server.clone()),
+            _ => None,
+        };
+        let mut server = cli.server.clone();
+        if let (Some(sub), Some((_, sub_matches))) = (sub, matches.subcommand()) {
+            let given = |m: &clap::ArgMatches, id: &str| {
+                m.value_source(id) == Some(ValueSource::CommandLine)
+            };
+            let take = |id: &str| given(sub_matches, id) || !given(&matches, id);
+            if take("listen") {
+                server.listen = sub.listen;
+            }
+            if take("public_url") {
+                server.public_url = sub.public_url;
+            }
+            if take("bootstrap_admin_password") {
+                server.bootstrap_admin_password = sub.bootstrap_admin_password;
+            }
+            if take("workers") {
+                server.workers = sub.workers;
+            }
+            if take("job_lease_secs") {
+                server.job_lease_secs = sub.job_lease_secs;
+            }
+            if take("trusted_proxies") {
+                server.trusted_proxies = sub.trusted_proxies;
+            }
+        }
+        cli.config.apply(server);
+        cli
+    }
 }
 
 /// The commands of DESIGN.md §4.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Serve HTTP with in-process scan workers and the monitor.
-    Serve,
+    Serve(ServerArgs),
     /// Run scan workers and the monitor only (scale-out on PostgreSQL).
-    Worker,
+    Worker(ServerArgs),
     /// Crawl one live server (or read a saved snapshot), analyse it and print the report.
     Scan(crate::cli::scan::ScanArgs),
     /// Print the rule catalogue, one rule a line.
@@ -41,6 +105,8 @@ pub enum Command {
     Keys(crate::cli::keys::KeysCommand),
     /// Verify a signed allowlist as a client would.
     Verify(crate::cli::verify::VerifyArgs),
+    /// Try the whole flow locally: an honest and a poisoned MCP server on loopback, published, scanned and served for review.
+    Demo(crate::cli::demo::DemoArgs),
 }
 
 /// Settings shared by the server, the workers and the CLI commands that touch the database.
@@ -59,44 +125,28 @@ pub struct Config {
     )]
     pub data_dir: PathBuf,
 
-    /// Address the HTTP server listens on.
-    #[arg(
-        long,
-        env = "GATEHOUSE_LISTEN",
-        default_value = "127.0.0.1:8080",
-        global = true
-    )]
-    pub listen: SocketAddr,
-
-    /// Public base URL of this registry (issuer of allowlists; `https` makes cookies `Secure`).
-    #[arg(long, env = "GATEHOUSE_PUBLIC_URL", global = true)]
-    pub public_url: Option<String>,
-
     /// Let the scanner (and remote URLs) reach private addresses: `1` for all, or a comma-separated CIDR list.
     #[arg(long, env = "GATEHOUSE_SCAN_ALLOW_PRIVATE", global = true)]
     pub scan_allow_private: Option<String>,
 
-    /// Password for the bootstrap `admin` user created on first start (generated and printed once when unset).
-    #[arg(
-        long,
-        env = "GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD",
-        global = true,
-        hide_env_values = true
-    )]
+    /// Effective server settings (from [`ServerArgs`], see [`Cli::parse_scoped`]).
+    #[arg(skip = default_listen())]
+    pub listen: SocketAddr,
+    /// See [`ServerArgs::public_url`].
+    #[arg(skip)]
+    pub public_url: Option<String>,
+    /// See [`ServerArgs::bootstrap_admin_password`].
+    #[arg(skip)]
     pub bootstrap_admin_password: Option<String>,
-
-    /// Number of concurrent scan jobs per process.
-    #[arg(long, env = "GATEHOUSE_WORKERS", default_value_t = 4, global = true)]
+    /// See [`ServerArgs::workers`].
+    #[arg(skip = 4usize)]
     pub workers: usize,
-
-    /// Seconds a scan job stays claimed without a heartbeat; a dead worker's job is retried after this.
-    #[arg(
-        long,
-        env = "GATEHOUSE_JOB_LEASE_SECS",
-        default_value_t = 120,
-        global = true
-    )]
+    /// See [`ServerArgs::job_lease_secs`].
+    #[arg(skip = 15u64)]
     pub job_lease_secs: u64,
+    /// See [`ServerArgs::trusted_proxies`].
+    #[arg(skip)]
+    pub trusted_proxies: Option<String>,
 
     /// TOML rules file for the analysis (thresholds, overrides, extra rules).
     #[arg(long = "rules-file", env = "GATEHOUSE_RULES", global = true)]
@@ -112,7 +162,84 @@ pub struct Config {
     pub log_format: String,
 }
 
+/// The server's own settings: `serve`, `worker`, `demo` and a bare `gatehouse`.
+#[derive(Args, Clone)]
+pub struct ServerArgs {
+    /// Address the HTTP server listens on.
+    #[arg(long, env = "GATEHOUSE_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+
+    /// Public base URL of this registry (issuer of allowlists; `https` makes cookies `Secure`).
+    #[arg(long, env = "GATEHOUSE_PUBLIC_URL")]
+    pub public_url: Option<String>,
+
+    /// Password for the bootstrap `admin` user created on first start (generated and printed once when unset).
+    #[arg(
+        long,
+        env = "GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD",
+        hide_env_values = true
+    )]
+    pub bootstrap_admin_password: Option<String>,
+
+    /// Number of concurrent scan jobs per process.
+    #[arg(long, env = "GATEHOUSE_WORKERS", default_value_t = 4)]
+    pub workers: usize,
+
+    /// Seconds a scan job stays claimed without a heartbeat (renewed every third of it while the job runs); a dead worker's job is retried after this.
+    #[arg(long, env = "GATEHOUSE_JOB_LEASE_SECS", default_value_t = 15)]
+    pub job_lease_secs: u64,
+
+    /// Reverse proxies whose `X-Forwarded-For` is believed: a comma-separated CIDR list (e.g. `127.0.0.1/32,10.0.0.0/8`); unset: none.
+    #[arg(long, env = "GATEHOUSE_TRUSTED_PROXIES")]
+    pub trusted_proxies: Option<String>,
+}
+
+fn default_listen() -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], 8080))
+}
+
+impl fmt::Debug for ServerArgs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerArgs")
+            .field("listen", &self.listen)
+            .field("public_url", &self.public_url)
+            .field(
+                "bootstrap_admin_password",
+                &format_args!("{}", redact(&self.bootstrap_admin_password)),
+            )
+            .field("workers", &self.workers)
+            .field("job_lease_secs", &self.job_lease_secs)
+            .field("trusted_proxies", &self.trusted_proxies)
+            .finish()
+    }
+}
+
 impl Config {
+    /// Takes the effective server settings.
+    pub fn apply(&mut self, server: ServerArgs) {
+        self.listen = server.listen;
+        self.public_url = server.public_url;
+        self.bootstrap_admin_password = server.bootstrap_admin_password;
+        self.workers = server.workers;
+        self.job_lease_secs = server.job_lease_secs;
+        self.trusted_proxies = server.trusted_proxies;
+    }
+
+    /// `GATEHOUSE_TRUSTED_PROXIES` parsed: every entry a CIDR network or a bare address.
+    pub fn trusted_proxies(&self) -> Result<Vec<crate::discovery::Cidr>, String> {
+        self.trusted_proxies
+            .as_deref()
+            .unwrap_or("")
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                p.parse()
+                    .map_err(|e| format!("GATEHOUSE_TRUSTED_PROXIES: {e}"))
+            })
+            .collect()
+    }
+
     /// The database URL in effect: the configured one, or `sqlite://DATA_DIR/gatehouse.db`.
     pub fn database_url(&self) -> String {
         match &self.database_url {
@@ -165,6 +292,7 @@ impl fmt::Debug for Config {
             .field("listen", &self.listen)
             .field("public_url", &self.public_url)
             .field("scan_allow_private", &self.scan_allow_private)
+            .field("trusted_proxies", &self.trusted_proxies)
             .field(
                 "bootstrap_admin_password",
                 &format_args!("{}", redact(&self.bootstrap_admin_password)),
@@ -183,15 +311,47 @@ mod tests {
 
     #[test]
     fn debug_output_redacts_secrets() {
-        let cli = Cli::parse_from([
+        let cli = Cli::parse_scoped_from([
             "gatehouse",
-            "--bootstrap-admin-password",
-            "hunter2",
             "--database-url",
             "postgres://u:pw@localhost/db",
+            "serve",
+            "--bootstrap-admin-password",
+            "hunter2",
         ]);
-        let shown = format!("{:?}", cli.config);
+        assert_eq!(
+            cli.config.bootstrap_admin_password.as_deref(),
+            Some("hunter2")
+        );
+        let shown = format!("{:?} {:?}", cli.config, cli.command);
         assert!(!shown.contains("hunter2"));
         assert!(!shown.contains(":pw@"));
+    }
+
+    #[test]
+    fn server_flags_work_on_either_side_of_the_subcommand_and_stay_out_of_scan_help() {
+        let before = Cli::parse_scoped_from(["gatehouse", "--listen", "127.0.0.1:9001", "serve"]);
+        assert_eq!(before.config.listen.port(), 9001);
+        let after = Cli::parse_scoped_from(["gatehouse", "serve", "--listen", "127.0.0.1:9002"]);
+        assert_eq!(after.config.listen.port(), 9002);
+        let bare = Cli::parse_scoped_from(["gatehouse", "--workers", "7"]);
+        assert_eq!(bare.config.workers, 7);
+
+        use clap::CommandFactory;
+        let mut command = Cli::command();
+        // Global flags reach subcommands when the command tree is built.
+        command.build();
+        let scan = command.find_subcommand_mut("scan").unwrap();
+        let help = scan.render_long_help().to_string();
+        for server_flag in [
+            "--listen",
+            "--public-url",
+            "--bootstrap-admin-password",
+            "--workers",
+            "--trusted-proxies",
+        ] {
+            assert!(!help.contains(server_flag), "{server_flag} in scan --help");
+        }
+        assert!(help.contains("--scan-allow-private"));
     }
 }

@@ -18,3 +18,4 @@ pub mod registry;
 pub mod review;
 pub mod snapshot;
 pub mod storage;
+pub mod strict_json;

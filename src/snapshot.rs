@@ -214,6 +214,12 @@ pub struct CrawlInfo {
     /// Anomalies and bounds hit, in the order they happened.
     #[serde(default)]
     pub errors: Vec<CrawlError>,
+    /// Declared lists (`tools`, `resources`, `resourceTemplates`, `prompts`)
+    /// that could not be read to their last page. A crawl that leaves one
+    /// unread has failed: what was not read was not scanned, so `gatehouse
+    /// scan` exits 2 and the registry marks the version `scan_failed`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unread: Vec<String>,
 }
 
 /// The caching hints of one cacheable result (MCP 2026-07-28, Caching §Cacheable Model).
@@ -285,6 +291,8 @@ pub mod crawl_codes {
     pub const INVALID_ICON: &str = "invalid_icon";
     /// The server asked for OAuth and no token could be obtained.
     pub const AUTH: &str = "auth";
+    /// A message repeats a key inside one object, so parsers disagree on what it says.
+    pub const DUPLICATE_KEY: &str = "duplicate_key";
 }
 
 /// Which capability a finding or anomaly is about (DESIGN.md §6 `target`).

@@ -160,8 +160,13 @@ async fn the_scan_process_stays_under_200_mb_against_a_one_gib_body() {
     // Act
     let (code, peak) = scan_peak_rss(&fixture.url).await;
 
-    // Assert
-    assert_ne!(code, Some(2), "the crawl itself failed");
+    // Assert: the process exits on its own (no OOM kill), and since the bound
+    // left the declared tools list unread, it reports a crawl error.
+    assert_eq!(
+        code,
+        Some(2),
+        "a bound hit on a declared list is a crawl error"
+    );
     assert!(peak < 200 << 20, "peak RSS {peak} bytes");
 }
 
@@ -173,7 +178,64 @@ async fn the_scan_process_stays_under_200_mb_against_pages_of_wide_arrays() {
     // Act
     let (code, peak) = scan_peak_rss(&fixture.url).await;
 
-    // Assert
-    assert_ne!(code, Some(2), "the crawl itself failed");
+    // Assert: the process exits on its own (no OOM kill), and since the bound
+    // left the declared tools list unread, it reports a crawl error.
+    assert_eq!(
+        code,
+        Some(2),
+        "a bound hit on a declared list is a crawl error"
+    );
     assert!(peak < 200 << 20, "peak RSS {peak} bytes");
+}
+
+#[tokio::test]
+async fn scan_of_a_file_that_is_not_a_snapshot_exits_2() {
+    // Arrange: `{}`, a saved report, and a snapshot with a repeated key.
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("empty.json", "{}".to_string(), "not a snapshot"),
+        (
+            "report.json",
+            r#"{"server": {"name": "x", "version": "1"}, "summary": {"maxSeverity": null, "counts": {}}, "findings": []}"#.to_string(),
+            "saved report",
+        ),
+        (
+            "dup.json",
+            r#"{"tools": [], "tools": [{"name": "x", "inputSchema": {}}]}"#.to_string(),
+            "/tools",
+        ),
+        ("list.json", "[]".to_string(), "not a snapshot"),
+    ];
+    for (file, text, words) in cases {
+        let path = dir.path().join(file);
+        std::fs::write(&path, text).unwrap();
+
+        // Act
+        let out = gatehouse(&["scan", "--snapshot", path.to_str().unwrap()], false).await;
+
+        // Assert
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(words), "{file}: {stderr}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("0 findings"));
+    }
+}
+
+#[tokio::test]
+async fn scan_exits_2_when_a_declared_list_could_not_be_read() {
+    // Arrange: prompts are declared, and prompts/list fails.
+    let fixture = spawn_fixture(FixtureKind::Hostile(Hostility::FailingPrompts)).await;
+
+    // Act
+    let out = gatehouse(&["scan", &fixture.url, "--format", "json"], true).await;
+
+    // Assert
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("prompts") && stderr.contains("could not be read"),
+        "{stderr}"
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("the report is still printed");
+    assert_eq!(report["snapshot"]["crawl"]["unread"][0], "prompts");
 }

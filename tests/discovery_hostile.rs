@@ -497,3 +497,71 @@ async fn icons_with_unsafe_schemes_are_dropped_and_recorded_on_both_paths() {
         assert_recorded(&snapshot, crawl_codes::INVALID_ICON, "\"http\"");
     }
 }
+/// The declared lists a crawl could not read to the end.
+fn unread(snapshot: &Snapshot) -> Vec<String> {
+    snapshot
+        .crawl
+        .as_ref()
+        .map(|c| c.unread.clone())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_declared_list_that_fails_is_marked_unread() {
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::FailingPrompts, small_limits()).await;
+
+    // Assert: tools were read, prompts were declared and not.
+    assert_eq!(unread(&snapshot), ["prompts"]);
+}
+
+#[tokio::test]
+async fn a_tarpit_or_a_bound_leaves_the_declared_list_unread() {
+    for hostility in [
+        Hostility::EndlessSse,
+        Hostility::DeepNesting,
+        Hostility::EndlessPagination,
+    ] {
+        // Act
+        let (snapshot, _) = crawl_hostile(hostility.clone(), small_limits()).await;
+
+        // Assert
+        assert_eq!(unread(&snapshot), ["tools"], "{hostility:?}");
+    }
+}
+
+#[tokio::test]
+async fn an_unsupported_protocol_version_leaves_every_declared_list_unread() {
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::UnsupportedVersion, small_limits()).await;
+
+    // Assert
+    assert_eq!(unread(&snapshot), ["tools"]);
+}
+
+#[tokio::test]
+async fn a_duplicate_key_in_a_crawled_answer_is_recorded_as_an_anomaly() {
+    // Act
+    let (snapshot, _) = crawl_hostile(Hostility::DuplicateKeys, small_limits()).await;
+
+    // Assert: recorded with its pointer, and the analysis reports it as a protocol finding.
+    assert_recorded(
+        &snapshot,
+        crawl_codes::DUPLICATE_KEY,
+        "/result/tools/0/description",
+    );
+    assert!(unread(&snapshot).is_empty());
+    let report = gatehouse::analysis::analyze(
+        &snapshot,
+        &gatehouse::analysis::Context::default(),
+        &gatehouse::analysis::RulesConfig::default(),
+    );
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.rule == "GH-PRO-003" && f.evidence.contains("duplicate_key")),
+        "{:?}",
+        report.findings
+    );
+}

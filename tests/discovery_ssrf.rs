@@ -275,3 +275,31 @@ async fn oauth_metadata_on_a_refused_address_is_not_fetched() {
     assert!(failure.message.contains("refused"), "{failure}");
     assert!(auth.requests().is_empty());
 }
+
+#[tokio::test]
+async fn allowing_every_private_address_still_refuses_cloud_metadata() {
+    // Arrange: GATEHOUSE_SCAN_ALLOW_PRIVATE=1, and a server redirecting to the metadata service.
+    let target = "http://169.254.169.254/latest/meta-data/".to_string();
+    let fixture = spawn_fixture_on(
+        FIXTURE_IP,
+        FixtureKind::Hostile(Hostility::RedirectTo(target)),
+    )
+    .await;
+    let open = CrawlOptions {
+        network: NetPolicy::from_config(Some("1")).unwrap(),
+        ..CrawlOptions::default()
+    };
+
+    // Act
+    let by_address = crawl(&fixture.url, &open).await.unwrap_err();
+    let by_name = crawl("http://metadata.google.internal/mcp", &open)
+        .await
+        .unwrap_err();
+
+    // Assert
+    assert!(
+        by_address.message.contains("169.254.169.254"),
+        "{by_address}"
+    );
+    assert!(by_name.message.contains("cloud metadata name"), "{by_name}");
+}

@@ -60,6 +60,24 @@ async fn spawn_slow_server(server: SlowServer) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_job_whose_worker_was_killed_is_claimed_again_and_scanned_once() {
+    kill_a_worker_mid_crawl_and_reclaim(Some(2)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn with_the_default_lease_a_killed_workers_job_restarts_within_30_seconds() {
+    // The lease is short because a live worker renews it by heartbeat.
+    let waited = kill_a_worker_mid_crawl_and_reclaim(None).await;
+    assert!(
+        waited < Duration::from_secs(30),
+        "reclaimed after {waited:?}"
+    );
+}
+
+/// Publishes a version on a slow server, lets a `gatehouse worker` process
+/// (with `lease_secs`, or the default lease) claim it and kills it mid-crawl,
+/// then runs a worker with the same lease until it reclaims the job; returns
+/// how long after the kill the job was claimed again.
+async fn kill_a_worker_mid_crawl_and_reclaim(lease_secs: Option<u64>) -> Duration {
     // Arrange: a slow server, a published version pointing at it, a database file shared with a worker process.
     let slow = SlowServer::default();
     slow.delay_ms.store(60_000, Ordering::SeqCst);
@@ -84,16 +102,19 @@ async fn a_job_whose_worker_was_killed_is_claimed_again_and_scanned_once() {
             .unwrap();
 
     // Act 1: a real worker process claims the job and is killed mid-crawl.
-    let mut worker = std::process::Command::new(env!("CARGO_BIN_EXE_gatehouse"))
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_gatehouse"));
+    command
         .arg("worker")
         .env("GATEHOUSE_DATABASE_URL", &database_url)
         .env("GATEHOUSE_DATA_DIR", dir.path())
         .env("GATEHOUSE_SCAN_ALLOW_PRIVATE", "1")
-        .env("GATEHOUSE_JOB_LEASE_SECS", "2")
+        .env_remove("GATEHOUSE_JOB_LEASE_SECS")
         .env("GATEHOUSE_WORKERS", "1")
-        .env("GATEHOUSE_LOG", "warn")
-        .spawn()
-        .unwrap();
+        .env("GATEHOUSE_LOG", "warn");
+    if let Some(secs) = lease_secs {
+        command.env("GATEHOUSE_JOB_LEASE_SECS", secs.to_string());
+    }
+    let mut worker = command.spawn().unwrap();
     let started = Instant::now();
     while slow.lists_started.load(Ordering::SeqCst) == 0 {
         assert!(
@@ -104,6 +125,7 @@ async fn a_job_whose_worker_was_killed_is_claimed_again_and_scanned_once() {
     }
     worker.kill().unwrap(); // SIGKILL
     worker.wait().unwrap();
+    let killed = Instant::now();
     let (state, attempts): (String, i64) = sqlx::query_as("SELECT state, attempts FROM jobs")
         .fetch_one(db.pool())
         .await
@@ -129,8 +151,10 @@ async fn a_job_whose_worker_was_killed_is_claimed_again_and_scanned_once() {
         },
         RulesConfig::default(),
     );
-    config.lease = Duration::from_secs(2);
-    let deadline = Instant::now() + Duration::from_secs(30);
+    if let Some(secs) = lease_secs {
+        config.lease = Duration::from_secs(secs);
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
     while jobs::run_next(&db, &config).await.unwrap() == jobs::Outcome::Idle {
         assert!(
             Instant::now() < deadline,
@@ -138,6 +162,7 @@ async fn a_job_whose_worker_was_killed_is_claimed_again_and_scanned_once() {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    let waited = killed.elapsed();
     jobs::run_until_idle(&db, &config).await.unwrap();
 
     // Assert: one completed scan, the version in review, the job done after two attempts.
@@ -164,6 +189,7 @@ async fn a_job_whose_worker_was_killed_is_claimed_again_and_scanned_once() {
     let snapshot: gatehouse::snapshot::Snapshot =
         serde_json::from_str(&scan.snapshot.unwrap()).unwrap();
     assert_eq!(snapshot.tools[0].name, "get_time");
+    waited
 }
 
 fn panicking_analysis(

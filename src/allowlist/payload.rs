@@ -197,6 +197,7 @@ pub fn build_payload(
     revoked: &[Revoked],
 ) -> AllowlistPayload {
     let mut entries = server_entries(servers);
+    one_entry_per_url(&mut entries);
     entries.sort_by(|a, b| (&a.name, &a.version).cmp(&(&b.name, &b.version)));
     let mut revoked: Vec<Revoked> = revoked
         .iter()
@@ -218,6 +219,41 @@ pub fn build_payload(
         servers: entries,
         revoked,
     }
+}
+
+/// Makes every remote URL of a server name apply to one entry only.
+///
+/// Two approved versions of one server may list the same endpoint with
+/// different pins; a client that finds the URL twice could not tell which pins
+/// to enforce. The newest approval wins (latest `approved_at`, then the larger
+/// version string on a tie): the URL is removed from the older entries, and an
+/// entry left with neither remotes nor packages is dropped. See
+/// `docs/versions.md`. Packages match an exact version, so they never clash.
+pub fn one_entry_per_url(entries: &mut Vec<ServerEntry>) {
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    // Newest approval first, so the first entry to claim a URL keeps it.
+    order.sort_by(|&a, &b| {
+        let (x, y) = (&entries[a], &entries[b]);
+        (y.approved_at, &y.version).cmp(&(x.approved_at, &x.version))
+    });
+    let mut claimed: std::collections::HashSet<(String, String)> = Default::default();
+    let mut emptied = vec![false; entries.len()];
+    for i in order {
+        let entry = &mut entries[i];
+        let name = entry.name.to_lowercase();
+        let before = entry.match_.remotes.len();
+        entry
+            .match_
+            .remotes
+            .retain(|r| claimed.insert((name.clone(), r.url.clone())));
+        emptied[i] =
+            before > 0 && entry.match_.remotes.is_empty() && entry.match_.packages.is_empty();
+    }
+    let mut index = 0;
+    entries.retain(|_| {
+        index += 1;
+        !emptied[index - 1]
+    });
 }
 
 /// Serialises `payload` and signs it as an allowlist with `keys`.
@@ -389,6 +425,31 @@ mod tests {
     use chrono::TimeZone;
 
     use super::*;
+
+    #[test]
+    fn one_url_of_one_server_is_pinned_by_the_newest_approval_only() {
+        let mut older = weather();
+        older.version = "1.0.0".into();
+        older.approved_at = Utc.with_ymd_and_hms(2026, 11, 1, 9, 0, 0).unwrap();
+        older.server_json = json!({"name": "com.example/weather", "version": "1.0.0",
+            "remotes": [{"type": "streamable-http", "url": "https://mcp.example.com/mcp"}]});
+        let newer = weather();
+        let mut entries = vec![server_entry(&older), server_entry(&newer)];
+        one_entry_per_url(&mut entries);
+        let holders: Vec<&str> = entries
+            .iter()
+            .filter(|e| {
+                e.match_
+                    .remotes
+                    .iter()
+                    .any(|r| r.url == "https://mcp.example.com/mcp")
+            })
+            .map(|e| e.version.as_str())
+            .collect();
+        assert_eq!(holders, vec!["1.4.2"]);
+        // The older entry matched nothing else, so it is gone.
+        assert_eq!(entries.len(), 1);
+    }
 
     fn weather() -> ApprovedServer {
         ApprovedServer {

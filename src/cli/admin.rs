@@ -64,7 +64,7 @@ fn role_of(r: RoleArg) -> Role {
 
 /// Runs a `gatehouse admin` command.
 pub async fn run_admin(cmd: &AdminCommand, config: &Config) -> anyhow::Result<()> {
-    let db = super::serve::connect(config).await?;
+    let db = super::serve::connect_existing(config).await?;
     match cmd {
         AdminCommand::CreateUser {
             name,
@@ -80,7 +80,7 @@ pub async fn run_admin(cmd: &AdminCommand, config: &Config) -> anyhow::Result<()
                 std::io::stdin().read_to_string(&mut input)?;
                 let password = input.trim_end_matches(['\r', '\n']).to_string();
                 anyhow::ensure!(
-                    password.chars().count() >= 12,
+                    password.chars().count() >= credentials::MIN_PASSWORD_CHARS,
                     "the password must have at least 12 characters"
                 );
                 (password, false)
@@ -166,7 +166,7 @@ pub async fn run_publisher(cmd: &PublisherCommand, config: &Config) -> anyhow::R
         );
     }
     let (token, _) = create_publisher(
-        &super::serve::connect(config).await?,
+        &super::serve::connect_existing(config).await?,
         name,
         namespaces,
         "cli",

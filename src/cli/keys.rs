@@ -28,7 +28,13 @@ pub enum KeysCommand {
 
 /// Runs a `keys` command; returns the exit code.
 pub async fn run(cmd: &KeysCommand, config: &crate::config::Config) -> i32 {
-    let dir = config.data_dir.join("keys");
+    let dir = match super::serve::require_keys(config) {
+        Ok(dir) => dir,
+        Err(e) => {
+            eprintln!("gatehouse keys: {e}");
+            return EXIT_USAGE;
+        }
+    };
     let mut store = match KeyStore::open(&dir) {
         Ok(store) => store,
         Err(e) => return fail(&e),

@@ -3,6 +3,7 @@
 //! the single clap tree in `config.rs`.
 
 pub mod admin;
+pub mod demo;
 pub mod keys;
 pub mod scan;
 pub mod serve;

@@ -123,9 +123,22 @@ pub async fn run_scan(args: &ScanArgs, config: &crate::config::Config) -> i32 {
         },
         (None, None) => return fail("give a URL or --snapshot FILE"),
     };
+    let unread = snapshot
+        .crawl
+        .as_ref()
+        .map(|c| c.unread.clone())
+        .unwrap_or_default();
     let mut report = analysis::analyze(&snapshot, &Context::default(), &rules);
     report.snapshot = Some(snapshot);
     print_report(&report, args.format);
+    // A declared list that could not be read was not scanned: a clean report
+    // of the rest must not pass for a clean server.
+    if !unread.is_empty() {
+        return fail(&format!(
+            "crawl error: the declared list(s) {} could not be read, so the report is incomplete (see the protocol findings)",
+            unread.join(", ")
+        ));
+    }
     match report.summary.max_severity {
         Some(s) if s >= Severity::High => EXIT_FINDINGS,
         _ => EXIT_OK,
@@ -137,9 +150,46 @@ fn fail(message: &str) -> i32 {
     EXIT_USAGE
 }
 
+/// The fields of which a Snapshot has at least one (DESIGN.md §6). `{}` or a
+/// saved Report would otherwise deserialise as an empty snapshot and pass as
+/// "0 findings".
+const SNAPSHOT_MARKERS: &[&str] = &[
+    "protocolVersion",
+    "serverInfo",
+    "capabilities",
+    "tools",
+    "resources",
+    "resourceTemplates",
+    "prompts",
+];
+
 fn read_snapshot(path: &PathBuf) -> Result<Snapshot, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::from_slice(&bytes).map_err(|e| format!("{}: not a snapshot: {e}", path.display()))
+    let shown = path.display();
+    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    let parsed = crate::strict_json::parse(&bytes)
+        .map_err(|e| format!("{shown}: not a snapshot (not JSON: {e})"))?;
+    if let Some(pointer) = parsed.duplicate {
+        return Err(format!(
+            "{shown}: not a snapshot: the key at {pointer} appears twice, so the file has more than one meaning"
+        ));
+    }
+    let Some(object) = parsed.value.as_object() else {
+        return Err(format!(
+            "{shown}: not a snapshot: a Snapshot is a JSON object"
+        ));
+    };
+    if !SNAPSHOT_MARKERS.iter().any(|k| object.contains_key(*k)) {
+        let hint = if object.contains_key("findings") || object.contains_key("summary") {
+            " (this looks like a saved report; its snapshot is under \"snapshot\")"
+        } else {
+            ""
+        };
+        return Err(format!(
+            "{shown}: not a snapshot: none of {} is present{hint}",
+            SNAPSHOT_MARKERS.join(", ")
+        ));
+    }
+    serde_json::from_value(parsed.value).map_err(|e| format!("{shown}: not a snapshot: {e}"))
 }
 
 async fn crawl(

@@ -14,9 +14,46 @@ use crate::storage::Db;
 use crate::storage::accounts::{self, Role};
 use crate::storage::audit::{self, AuditEntry};
 
-/// Connects to the configured database (migrating it).
+/// Connects to the configured database (migrating it), creating an SQLite
+/// file and the data directory when missing: what `gatehouse serve` does.
 pub async fn connect(config: &Config) -> anyhow::Result<Db> {
     Db::connect(&config.database_url()).await
+}
+
+/// Connects to an existing database, for the commands that act on a running
+/// registry's state (`admin`, `publisher`, `worker`). Creating a fresh
+/// `./data` there would print a token the running server rejects, so they
+/// refuse instead; only `serve` creates.
+pub async fn connect_existing(config: &Config) -> anyhow::Result<Db> {
+    let url = config.database_url();
+    if let Some(path) = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+    {
+        let path = path.split('?').next().unwrap_or_default();
+        if path != ":memory:" && !std::path::Path::new(path).exists() {
+            anyhow::bail!("{}", no_data_dir(config));
+        }
+    }
+    Db::connect(&url).await
+}
+
+/// Checks that the signing keys exist (`keys` commands must not mint new ones).
+pub fn require_keys(config: &Config) -> anyhow::Result<std::path::PathBuf> {
+    let dir = config.data_dir.join("keys");
+    if !dir.is_dir() {
+        anyhow::bail!("{}", no_data_dir(config));
+    }
+    Ok(dir)
+}
+
+/// The refusal of a command run where there is no registry state.
+fn no_data_dir(config: &Config) -> String {
+    let shown = std::path::absolute(&config.data_dir).unwrap_or_else(|_| config.data_dir.clone());
+    format!(
+        "no Gatehouse data directory at {}; set GATEHOUSE_DATA_DIR or run `gatehouse serve` first",
+        shown.display()
+    )
 }
 
 /// Creates the bootstrap `admin` user when there are no users yet.
@@ -25,7 +62,15 @@ pub async fn bootstrap_admin(db: &Db, config: &Config) -> anyhow::Result<()> {
         return Ok(());
     }
     let (password, generated) = match &config.bootstrap_admin_password {
-        Some(p) if !p.is_empty() => (p.clone(), false),
+        Some(p) if !p.is_empty() => {
+            // The first admin is the most valuable account: the same minimum as everyone.
+            anyhow::ensure!(
+                p.chars().count() >= credentials::MIN_PASSWORD_CHARS,
+                "GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD must have at least {} characters",
+                credentials::MIN_PASSWORD_CHARS
+            );
+            (p.clone(), false)
+        }
         _ => (credentials::generate_password(), true),
     };
     let mut tx = db.begin().await?;
@@ -110,8 +155,11 @@ pub async fn shutdown_signal() {
 pub fn app_state(db: Db, config: &Config) -> anyhow::Result<AppState> {
     let net = NetPolicy::from_config(config.scan_allow_private.as_deref())
         .map_err(|e| anyhow::anyhow!("GATEHOUSE_SCAN_ALLOW_PRIVATE: {e}"))?;
-    AppState::new(db, net, &config.public_url(), &config.data_dir)
-        .context("opening the signing keys")
+    let trusted = config.trusted_proxies().map_err(anyhow::Error::msg)?;
+    let mut state = AppState::new(db, net, &config.public_url(), &config.data_dir)
+        .context("opening the signing keys")?;
+    state.trusted_proxies = trusted.into();
+    Ok(state)
 }
 
 /// `gatehouse serve`: HTTP plus in-process workers, until SIGTERM/Ctrl-C.
@@ -156,7 +204,7 @@ pub async fn run_serve(config: &Config) -> anyhow::Result<()> {
 
 /// `gatehouse worker`: scan workers only.
 pub async fn run_worker(config: &Config) -> anyhow::Result<()> {
-    let db = connect(config).await?;
+    let db = connect_existing(config).await?;
     let (stop_tx, stop_rx) = watch::channel(false);
     tokio::spawn(async move {
         shutdown_signal().await;

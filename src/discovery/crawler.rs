@@ -126,11 +126,13 @@ const PROMPTS: ListSpec = ListSpec {
     key: "prompts",
 };
 
-/// Whether the crawl goes on after a list.
+/// How a list ended, and whether the crawl goes on.
 #[derive(Debug, PartialEq, Eq)]
 enum Flow {
-    /// Go on with the next list.
+    /// Read to its last page; go on with the next list.
     Next,
+    /// This list failed (an error answer, an invalid page); go on with the next list.
+    Failed,
     /// A bound or the transport failed: stop and keep what was collected.
     Stop,
 }
@@ -151,6 +153,8 @@ struct Crawler {
     /// The OAuth flow's state; `None` when no credentials were given and the
     /// server never asked.
     oauth: OAuthState,
+    /// Declared lists not read to the end (`crawl.unread`).
+    unread: Vec<String>,
 }
 
 /// What opened the conversation with the server.
@@ -200,6 +204,7 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
             max_depth: limits.max_depth,
             origin: url.origin(),
             bearer: None,
+            duplicate_keys: Vec::new(),
         },
         deadline: started + limits.deadline,
         limits,
@@ -210,6 +215,7 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
         cache: BTreeMap::new(),
         transport_name: "",
         oauth: OAuthState::new(options.oauth.clone(), url.clone()),
+        unread: Vec::new(),
     };
 
     let (mut transport, opening) = crawler.open(url.clone(), options).await?;
@@ -241,6 +247,11 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
             ),
             None,
         );
+        // Nothing declared was listed: none of it was scanned.
+        crawler.unread = declared_lists(&snapshot)
+            .iter()
+            .map(|spec| spec.key.to_string())
+            .collect();
     } else {
         if era == "legacy" {
             transport
@@ -272,6 +283,7 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
         pages: std::mem::take(&mut crawler.pages),
         duration_ms: started.elapsed().as_millis().try_into().unwrap_or(u64::MAX),
         errors: std::mem::take(&mut crawler.errors),
+        unread: std::mem::take(&mut crawler.unread),
     });
     Ok(snapshot)
 }
@@ -419,6 +431,15 @@ impl Crawler {
                 exchange,
             )
             .await;
+            for pointer in std::mem::take(&mut self.link.duplicate_keys) {
+                self.record(
+                    crawl_codes::DUPLICATE_KEY,
+                    format!(
+                        "{method}: the answer repeats the key at {pointer}; clients that keep the first value see something else than was scanned"
+                    ),
+                    None,
+                );
+            }
             match answer {
                 // 2026-07-28, Streamable HTTP §Receiving Messages: a broken response
                 // stream loses the request; it is re-issued once under a new id.
@@ -809,39 +830,31 @@ impl Crawler {
             )
             .await
         };
+        let plan = declared_lists(snapshot);
         if let Err(fault) = notified {
             self.record(
                 code_of(&fault),
                 format!("notifications/initialized: {fault}"),
                 None,
             );
+            self.unread = plan.iter().map(|spec| spec.key.to_string()).collect();
             return;
         }
         let modern = transport.modern_version().is_some();
-        let declared = |name: &str| {
-            snapshot
-                .capabilities
-                .get(name)
-                .is_some_and(Value::is_object)
-        };
-        let mut plan = Vec::new();
-        if declared("tools") {
-            plan.push(TOOLS);
-        }
-        if declared("resources") {
-            plan.push(RESOURCES);
-            plan.push(TEMPLATES);
-        }
-        if declared("prompts") {
-            plan.push(PROMPTS);
-        }
+        let mut stopped = false;
         for spec in plan {
+            if stopped {
+                // Never asked for: unread just as surely as a list that failed.
+                self.unread.push(spec.key.to_string());
+                continue;
+            }
             let mut raw = Vec::new();
             let flow = self.list(transport, &spec, &mut raw, modern).await;
             self.keep(&spec, raw, snapshot);
-            if flow == Flow::Stop {
-                break;
+            if flow != Flow::Next {
+                self.unread.push(spec.key.to_string());
             }
+            stopped = flow == Flow::Stop;
         }
     }
 
@@ -876,7 +889,10 @@ impl Crawler {
                     self.record(code_of(&fault), format!("{}: {fault}", spec.method), None);
                     return match fault {
                         Fault::Bound(_) | Fault::Transport(_) | Fault::Refused(_) => Flow::Stop,
-                        _ => Flow::Next,
+                        // The `resources` capability does not promise templates:
+                        // "method not found" there means there are none to read.
+                        Fault::Rpc { code: -32601, .. } if spec.key == TEMPLATES.key => Flow::Next,
+                        _ => Flow::Failed,
                     };
                 }
             };
@@ -906,7 +922,7 @@ impl Crawler {
             let Some(Value::Array(items)) = result.remove(spec.key) else {
                 let message = format!("{}: the result has no {:?} array", spec.method, spec.key);
                 self.record(crawl_codes::INVALID_RESPONSE, message, None);
-                return Flow::Next;
+                return Flow::Failed;
             };
             for item in items {
                 if out.len() >= self.limits.max_items {
@@ -934,7 +950,7 @@ impl Crawler {
                 Some(_) => {
                     let message = format!("{}: nextCursor is not a string", spec.method);
                     self.record(crawl_codes::INVALID_RESPONSE, message, None);
-                    return Flow::Next;
+                    return Flow::Failed;
                 }
             }
         }
@@ -1167,6 +1183,29 @@ impl Crawler {
         let grace = self.limits.request_timeout.min(CLOSE_GRACE);
         let _ = tokio::time::timeout(grace, transport.close(&mut self.link)).await;
     }
+}
+
+/// The lists of the categories a server declared in `capabilities`, in crawl
+/// order (MCP 2025-11-25, "Lifecycle" §Capability Negotiation: list only what was declared).
+fn declared_lists(snapshot: &Snapshot) -> Vec<ListSpec> {
+    let declared = |name: &str| {
+        snapshot
+            .capabilities
+            .get(name)
+            .is_some_and(Value::is_object)
+    };
+    let mut plan = Vec::new();
+    if declared("tools") {
+        plan.push(TOOLS);
+    }
+    if declared("resources") {
+        plan.push(RESOURCES);
+        plan.push(TEMPLATES);
+    }
+    if declared("prompts") {
+        plan.push(PROMPTS);
+    }
+    plan
 }
 
 /// Runs `exchange` under the earlier of `timeout` from now and `deadline`.

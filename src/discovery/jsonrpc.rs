@@ -76,7 +76,16 @@ pub(crate) fn shape(bytes: &[u8], max_depth: usize) -> Shape {
 
 /// Parses one message, refusing documents nested deeper than `max_depth` and
 /// counting its values against the crawl's budget before anything is built.
-pub(crate) fn parse(bytes: &[u8], max_depth: usize, meter: &mut Meter) -> Result<Value, Fault> {
+///
+/// A message with a repeated object key still parses (the last value wins, as
+/// in most clients), but the key's JSON Pointer is pushed onto `duplicates`:
+/// another client may read the first value, so the reviewer must be told.
+pub(crate) fn parse(
+    bytes: &[u8],
+    max_depth: usize,
+    meter: &mut Meter,
+    duplicates: &mut Vec<String>,
+) -> Result<Value, Fault> {
     let shape = shape(bytes, max_depth);
     if shape.too_deep {
         return Err(Fault::Bound(format!(
@@ -84,7 +93,10 @@ pub(crate) fn parse(bytes: &[u8], max_depth: usize, meter: &mut Meter) -> Result
         )));
     }
     meter.take_values(shape.values)?;
-    serde_json::from_slice(bytes).map_err(|e| Fault::Invalid(format!("not valid JSON: {e}")))
+    let parsed = crate::strict_json::parse(bytes)
+        .map_err(|e| Fault::Invalid(format!("not valid JSON: {e}")))?;
+    duplicates.extend(parsed.duplicate);
+    Ok(parsed.value)
 }
 
 /// The JSON-RPC error object of an error-status body, whatever its `id` (a
@@ -153,7 +165,7 @@ mod tests {
     #[test]
     fn a_hundred_thousand_deep_document_is_refused_before_parsing() {
         let deep = "[".repeat(100_000);
-        let result = parse(deep.as_bytes(), 64, &mut roomy_meter());
+        let result = parse(deep.as_bytes(), 64, &mut roomy_meter(), &mut Vec::new());
         assert!(matches!(result, Err(Fault::Bound(_))));
     }
 
@@ -175,6 +187,16 @@ mod tests {
     }
 
     #[test]
+    fn a_duplicate_key_is_reported_and_the_last_value_kept() {
+        let text =
+            br#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "a", "name": "b"}]}}"#;
+        let mut duplicates = Vec::new();
+        let message = parse(text, 64, &mut roomy_meter(), &mut duplicates).unwrap();
+        assert_eq!(duplicates, vec!["/result/tools/0/name".to_string()]);
+        assert_eq!(message["result"]["tools"][0]["name"], "b");
+    }
+
+    #[test]
     fn values_are_counted_outside_strings_only() {
         let text = r#"{"a": [1, 2, {"b": "x,y:z"}], "c": null}"#;
         // One for the document, one per bracket opened, comma and colon: an
@@ -190,7 +212,7 @@ mod tests {
             ..roomy_meter()
         };
         assert!(matches!(
-            parse(wide.as_bytes(), 64, &mut meter),
+            parse(wide.as_bytes(), 64, &mut meter, &mut Vec::new()),
             Err(Fault::Bound(_))
         ));
     }

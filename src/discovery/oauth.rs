@@ -444,8 +444,7 @@ async fn token_request(
     let bytes = read_body(&mut response, &mut link.meter)
         .await
         .map_err(|f| format!("token response: {f}"))?;
-    let answer = jsonrpc::parse(&bytes, link.max_depth, &mut link.meter)
-        .map_err(|f| format!("token response: {f}"))?;
+    let answer = parse_one_meaning(&bytes, link).map_err(|f| format!("token response: {f}"))?;
     if !status.is_success() {
         // RFC 6749 §5.2: `error` is an ASCII code; it is quoted, never the description.
         let code = answer.get("error").and_then(Value::as_str).unwrap_or("");
@@ -502,7 +501,7 @@ async fn get_json(
     let bytes = read_body(&mut response, &mut link.meter)
         .await
         .map_err(|f| f.to_string())?;
-    match jsonrpc::parse(&bytes, link.max_depth, &mut link.meter).map_err(|f| f.to_string())? {
+    match parse_one_meaning(&bytes, link)? {
         Value::Object(map) => Ok(map),
         _ => Err("not a JSON object".into()),
     }
@@ -603,6 +602,18 @@ fn form_encode(text: &str) -> String {
 /// Server text for a message: cut short, shown with `{:?}` by the caller.
 fn shown(text: &str) -> String {
     text.chars().take(120).collect()
+}
+
+/// Parses an authorisation document, refusing one that repeats a key: the
+/// issuer or endpoint a first-key parser reads would not be the one checked.
+fn parse_one_meaning(bytes: &[u8], link: &mut Link) -> Result<Value, String> {
+    let mut duplicates = Vec::new();
+    let value =
+        jsonrpc::parse(bytes, link.max_depth, &mut link.meter, &mut duplicates).map_err(|f| f.to_string())?;
+    match duplicates.first() {
+        Some(pointer) => Err(format!("the document repeats the key at {pointer}")),
+        None => Ok(value),
+    }
 }
 
 #[cfg(test)]

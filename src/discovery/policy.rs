@@ -26,6 +26,18 @@ const METADATA_HOSTS: &[&str] = &[
     "metadata.platformequinix.com",
 ];
 
+/// Cloud metadata addresses: refused even when `GATEHOUSE_SCAN_ALLOW_PRIVATE=1`
+/// opens private ranges for development, because they hand out credentials.
+/// Only a CIDR list that names one explicitly reaches it (issue 11). Link-local
+/// IPv4 as a whole is included: AWS (169.254.169.254, 169.254.170.2 for ECS
+/// tasks), GCP, Azure, OpenStack and DigitalOcean all live there.
+const METADATA_NETWORKS: &[(&str, u8)] = &[
+    ("169.254.0.0", 16),
+    ("fd00:ec2::254", 128),
+    // Alibaba Cloud.
+    ("100.100.100.200", 32),
+];
+
 /// Ranges a scan must not reach unless the operator allows them (issue 3, SSRF guard).
 const BLOCKED: &[(&str, u8)] = &[
     ("0.0.0.0", 8),
@@ -145,9 +157,6 @@ impl NetPolicy {
 
     /// Whether a connection to `ip` is allowed.
     pub fn is_allowed(&self, ip: IpAddr) -> bool {
-        if self.allow_all_private {
-            return true;
-        }
         // The allow list names networks as the operator wrote them, so it is
         // checked against the address as given before mapped forms are unwrapped.
         if self.allowed.iter().any(|cidr| cidr.contains(ip)) {
@@ -159,15 +168,16 @@ impl NetPolicy {
             // `::ffff:127.0.0.1` reaches 127.0.0.1: judge the IPv4 address it carries.
             return self.is_allowed(IpAddr::V4(v4));
         }
-        !is_blocked(ip)
+        // Metadata services only ever through an explicit CIDR (checked above).
+        if in_ranges(METADATA_NETWORKS, ip) {
+            return false;
+        }
+        self.allow_all_private || !in_ranges(BLOCKED, ip)
     }
 
-    /// Whether a host name may be looked up at all: cloud metadata names never are,
-    /// unless every address is allowed.
+    /// Whether a host name may be looked up at all: cloud metadata names never
+    /// are, whatever the policy (their addresses can be allowed by CIDR only).
     pub fn is_host_allowed(&self, host: &str) -> bool {
-        if self.allow_all_private {
-            return true;
-        }
         let host = host.trim_end_matches('.').to_ascii_lowercase();
         !METADATA_HOSTS.contains(&host.as_str())
     }
@@ -189,8 +199,9 @@ fn embedded_ipv4(v6: Ipv6Addr) -> Option<Ipv4Addr> {
     v6.to_ipv4()
 }
 
-fn is_blocked(ip: IpAddr) -> bool {
-    BLOCKED.iter().any(|(net, prefix)| {
+/// Whether `ip` lies in one of `ranges` (static `(network, prefix)` pairs).
+fn in_ranges(ranges: &[(&str, u8)], ip: IpAddr) -> bool {
+    ranges.iter().any(|(net, prefix)| {
         let cidr = Cidr {
             network: net.parse().expect("static network parses"),
             prefix: *prefix,
@@ -254,10 +265,29 @@ mod tests {
     }
 
     #[test]
-    fn one_allows_everything_including_metadata_names() {
+    fn one_allows_private_addresses_but_not_cloud_metadata() {
         let policy = NetPolicy::from_config(Some("1")).unwrap();
         assert!(!refused(&policy, "127.0.0.1"));
-        assert!(policy.is_host_allowed("metadata.google.internal"));
+        assert!(!refused(&policy, "10.1.2.3"));
+        for ip in [
+            "169.254.169.254",
+            "169.254.170.2",
+            "::ffff:169.254.169.254",
+            "64:ff9b::a9fe:a9fe",
+            "fd00:ec2::254",
+            "100.100.100.200",
+        ] {
+            assert!(refused(&policy, ip), "{ip} should stay refused under 1");
+        }
+        assert!(!policy.is_host_allowed("metadata.google.internal"));
+        assert!(!policy.is_host_allowed("Instance-Data.ec2.internal."));
+    }
+
+    #[test]
+    fn a_metadata_address_is_reached_only_when_named_as_a_cidr() {
+        let policy = NetPolicy::from_config(Some("169.254.169.254/32")).unwrap();
+        assert!(!refused(&policy, "169.254.169.254"));
+        assert!(refused(&policy, "169.254.170.2"));
     }
 
     #[test]

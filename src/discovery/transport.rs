@@ -55,6 +55,9 @@ pub(crate) struct Link {
     pub origin: url::Origin,
     /// `Authorization: Bearer …` once an OAuth token was obtained (marked sensitive).
     pub bearer: Option<HeaderValue>,
+    /// Pointers of duplicate keys seen in messages since the crawler last took
+    /// them (it records each as a `duplicate_key` anomaly).
+    pub duplicate_keys: Vec<String>,
 }
 
 /// Longest `retry` delay honoured before resuming an SSE stream; a server asking
@@ -111,7 +114,12 @@ impl Link {
         }
         if is_content_type(&response, "application/json") {
             let bytes = read_body(&mut response, &mut self.meter).await?;
-            let message = jsonrpc::parse(&bytes, self.max_depth, &mut self.meter)?;
+            let message = jsonrpc::parse(
+                &bytes,
+                self.max_depth,
+                &mut self.meter,
+                &mut self.duplicate_keys,
+            )?;
             if let Some(error) = jsonrpc::error_of(message) {
                 return Err(error);
             }
@@ -133,7 +141,12 @@ impl Link {
             if event.event != "message" || event.data.trim().is_empty() {
                 continue;
             }
-            let message = jsonrpc::parse(event.data.as_bytes(), self.max_depth, &mut self.meter)?;
+            let message = jsonrpc::parse(
+                event.data.as_bytes(),
+                self.max_depth,
+                &mut self.meter,
+                &mut self.duplicate_keys,
+            )?;
             if let Some(answer) = jsonrpc::answer_to(message, id) {
                 return answer;
             }
@@ -309,7 +322,12 @@ impl Transport {
                     }
                 } else if is_content_type(&response, "application/json") {
                     let bytes = read_body(&mut response, &mut link.meter).await?;
-                    let message = jsonrpc::parse(&bytes, link.max_depth, &mut link.meter)?;
+                    let message = jsonrpc::parse(
+                        &bytes,
+                        link.max_depth,
+                        &mut link.meter,
+                        &mut link.duplicate_keys,
+                    )?;
                     jsonrpc::answer_to(message, id).unwrap_or_else(|| {
                         Err(Fault::Invalid(
                             "the body holds no response to the request".into(),

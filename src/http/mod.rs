@@ -38,6 +38,9 @@ pub struct AppState {
     pub allowlists: Arc<crate::review::allowlists::Publisher>,
     /// Rendered pages of the public read API.
     pub page_cache: Arc<PageCache>,
+    /// Proxies whose `X-Forwarded-For` names the client (`GATEHOUSE_TRUSTED_PROXIES`);
+    /// empty: the connected peer is the client.
+    pub trusted_proxies: Arc<[crate::discovery::Cidr]>,
 }
 
 /// Rendered public pages keyed by query string, valid while the registry's
@@ -87,6 +90,7 @@ impl AppState {
                 data_dir, public_url,
             )?),
             page_cache: Arc::default(),
+            trusted_proxies: Vec::new().into(),
         })
     }
 }

@@ -56,7 +56,7 @@ pub const ROUTES: &[(&str, &str, &str, &str)] = &[
     (
         "post",
         "/api/v1/admin/servers/{name}/versions/{version}/{action}",
-        "approve | reject | revoke | rescan",
+        "approve | reject | revoke | rescan | reopen",
         "reviewer",
     ),
     ("get", "/api/v1/audit", "Audit log, newest first", "admin"),

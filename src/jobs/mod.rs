@@ -53,7 +53,9 @@ impl WorkerConfig {
     pub fn new(crawl: CrawlOptions, rules: RulesConfig) -> WorkerConfig {
         WorkerConfig {
             worker_id: format!("{}-{}", hostname(), &uuid::Uuid::new_v4().to_string()[..8]),
-            lease: Duration::from_secs(120),
+            // Short, because a running job renews it (see `crawl_with_heartbeat`):
+            // a killed worker's job is picked up again within seconds.
+            lease: Duration::from_secs(15),
             max_attempts: 3,
             backoff_base: Duration::from_secs(10),
             poll_interval: Duration::from_millis(500),
@@ -180,6 +182,24 @@ async fn run_scan(
             let mut options = config.crawl.clone();
             options.transport = transport;
             let snapshot = crawl_with_heartbeat(db, config, job, &url, &options).await?;
+            // What was declared but not read was not scanned: fail closed (retried,
+            // then `scan_failed`) rather than send a partial snapshot to review as clean.
+            if let Some(crawl) = snapshot.crawl.as_ref()
+                && !crawl.unread.is_empty()
+            {
+                let cause: String = crawl
+                    .errors
+                    .first()
+                    .map(|e| format!(" ({}: {})", e.code, e.message))
+                    .unwrap_or_default()
+                    .chars()
+                    .take(300)
+                    .collect();
+                anyhow::bail!(
+                    "crawl incomplete: the declared list(s) {} could not be read{cause}",
+                    crawl.unread.join(", ")
+                );
+            }
             let ctx = crate::review::approved_context(db, &version.server_name).await?;
             let mut report = analyze_guarded(config, &snapshot, &ctx);
             report.server = server;

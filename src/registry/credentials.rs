@@ -27,6 +27,10 @@ pub fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
+/// Fewest characters of any user's password: the CLI, the UI and the
+/// bootstrap admin share this one rule.
+pub const MIN_PASSWORD_CHARS: usize = 12;
+
 /// A new random password for generated accounts (shown once).
 pub fn generate_password() -> String {
     let mut bytes = [0u8; 18];

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! pending → scanning → in_review → approved | rejected
+//! rejected → in_review               (reopen; a rescan alone keeps the rejection)
 //! scanning → scan_failed            (after retries; can be rescanned)
 //! approved → suspended              (drift or unreachable) → approved after re-review
 //! approved | suspended → revoked    (final)
@@ -68,6 +69,44 @@ impl Status {
         [Status::InReview, Status::ScanFailed, Status::Suspended];
 }
 
+/// The severity badge of a version: its latest scan's maximum severity, or why
+/// there is none. A missing maximum means "no findings" only after a completed
+/// scan; a version never scanned (`unscanned`) or whose scan failed (`failed`)
+/// must not look clean (issue 11).
+pub fn severity_badge(status: Status, max_severity: Option<&str>) -> String {
+    match (status, max_severity) {
+        (Status::ScanFailed, _) => "failed".into(),
+        (_, Some(max)) => max.to_string(),
+        (Status::Pending | Status::Scanning, None) => "unscanned".into(),
+        (_, None) => "none".into(),
+    }
+}
+
+/// What a publisher is told about a failed scan: a category, never the
+/// network detail (refused, no route, an internal host's HTTP status), which
+/// would make the scanner a probe of the registry's network. Reviewers and the
+/// log keep the full message.
+pub fn publisher_scan_error(error: &str) -> &'static str {
+    if error.contains("(transport)") {
+        "the server could not be reached"
+    } else if error.contains("(bound)") {
+        "the server exceeded a scan limit (time, size or nesting)"
+    } else if error.contains("(initialize)") {
+        "the server did not complete the MCP handshake"
+    } else if error.starts_with("crawl incomplete") {
+        "a capability list the server declared could not be read"
+    } else {
+        "the scan could not be completed"
+    }
+}
+
+/// Whether a finding's evidence may carry network detail of a failed crawl
+/// step (`GH-PRO-001` bound hit, `GH-PRO-002` step failed): shown to reviewers,
+/// withheld from publishers like [`publisher_scan_error`].
+pub fn evidence_is_network_detail(rule: &str) -> bool {
+    matches!(rule, "GH-PRO-001" | "GH-PRO-002")
+}
+
 /// A reviewer's or the system's action on a version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
@@ -80,8 +119,11 @@ pub enum Action {
     Reject,
     /// Revoke for good.
     Revoke,
-    /// Queue a new scan.
+    /// Queue a new scan. A rejected version stays rejected: a new scan is
+    /// evidence for a reviewer, not a decision.
     Rescan,
+    /// Take a rejected version back to review (a reviewer's decision, audited).
+    Reopen,
 }
 
 impl Action {
@@ -92,6 +134,7 @@ impl Action {
             Action::Reject => "reject",
             Action::Revoke => "revoke",
             Action::Rescan => "rescan",
+            Action::Reopen => "reopen",
         }
     }
 }
@@ -117,8 +160,13 @@ pub fn transition(from: Status, action: Action) -> Result<Status, TransitionErro
         (Action::Reject, Pending | Scanning | InReview | ScanFailed | Suspended) => Some(Rejected),
         (Action::Revoke, Approved | Suspended) => Some(Revoked),
         (Action::Rescan, InReview | ScanFailed | Suspended | Rejected | Approved) => {
-            Some(if from == Approved { Approved } else { Pending })
+            Some(if matches!(from, Approved | Rejected) {
+                from
+            } else {
+                Pending
+            })
         }
+        (Action::Reopen, Rejected) => Some(InReview),
         _ => None,
     };
     to.ok_or(TransitionError {
@@ -137,6 +185,31 @@ pub fn transition(from: Status, action: Action) -> Result<Status, TransitionErro
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn versions_without_a_completed_scan_never_badge_as_clean() {
+        assert_eq!(severity_badge(Status::Pending, None), "unscanned");
+        assert_eq!(severity_badge(Status::Scanning, None), "unscanned");
+        assert_eq!(severity_badge(Status::ScanFailed, None), "failed");
+        assert_eq!(severity_badge(Status::ScanFailed, Some("low")), "failed");
+        assert_eq!(severity_badge(Status::InReview, None), "none");
+        assert_eq!(severity_badge(Status::InReview, Some("high")), "high");
+    }
+
+    #[test]
+    fn publishers_see_a_category_not_the_network_detail() {
+        let told = publisher_scan_error(
+            "crawl failed (transport): initialize: error connecting to 10.0.0.7:8080: connection refused",
+        );
+        assert_eq!(told, "the server could not be reached");
+        assert!(!told.contains("10.0.0.7"));
+        assert_eq!(
+            publisher_scan_error(
+                "crawl incomplete: the declared list(s) tools could not be read (list_failed: HTTP 502)"
+            ),
+            "a capability list the server declared could not be read"
+        );
+    }
 
     #[test]
     fn approve_needs_a_finished_scan_or_force() {

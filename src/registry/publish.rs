@@ -53,8 +53,19 @@ pub async fn publish(
 ) -> Result<VersionRow, PublishError> {
     let text = std::str::from_utf8(body)
         .map_err(|_| PublishError::InvalidJson("the body is not UTF-8".into()))?;
-    let doc: Value =
-        serde_json::from_str(text).map_err(|e| PublishError::InvalidJson(e.to_string()))?;
+    let parsed = crate::strict_json::parse(text.as_bytes())
+        .map_err(|e| PublishError::InvalidJson(e.to_string()))?;
+    // A repeated key gives the document two meanings: the validator would see
+    // the last value while `/v0.1/servers` serves the bytes to parsers that
+    // may take the first. Refuse before anything else looks at it.
+    if let Some(pointer) = parsed.duplicate {
+        return Err(PublishError::Invalid(vec![FieldError {
+            pointer,
+            detail: "this key appears more than once in its object; every key must be unique"
+                .into(),
+        }]));
+    }
+    let doc: Value = parsed.value;
     if !doc.is_object() {
         return Err(PublishError::Invalid(vec![FieldError {
             pointer: String::new(),
@@ -106,7 +117,15 @@ async fn store(
 ) -> Result<VersionRow, PublishError> {
     let mut tx = db.begin().await?;
     let server_id = match versions::find_server(&mut tx, name).await? {
-        Some((id, owner)) if owner == publisher.id => id,
+        Some((_, owner, stored)) if owner == publisher.id && stored != name => {
+            return Err(PublishError::Invalid(vec![FieldError {
+                pointer: "/name".into(),
+                detail: format!(
+                    "this server is registered as {stored:?}; names that differ only by case are the same server, so publish under that exact name"
+                ),
+            }]));
+        }
+        Some((id, owner, _)) if owner == publisher.id => id,
         Some(_) => {
             return Err(PublishError::Forbidden(format!(
                 "the server {name} belongs to another publisher"

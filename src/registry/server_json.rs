@@ -110,7 +110,53 @@ pub fn registry_rule_errors(doc: &Value, net: &NetPolicy) -> Vec<FieldError> {
             errors.push(FieldError::new(format!("/remotes/{i}/url"), problem));
         }
     }
+    // Links a client shows or follows: a `javascript:` or `data:` URL there runs
+    // in, or renders as, whatever displays the entry (issue 11).
+    let mut links: Vec<(String, &Value)> = Vec::new();
+    if let Some(v) = doc.get("websiteUrl") {
+        links.push(("/websiteUrl".into(), v));
+    }
+    if let Some(v) = doc.get("repository").and_then(|r| r.get("url")) {
+        links.push(("/repository/url".into(), v));
+    }
+    if let Some(icons) = doc.get("icons").and_then(Value::as_array) {
+        for (i, icon) in icons.iter().enumerate() {
+            if let Some(v) = icon.get("src") {
+                links.push((format!("/icons/{i}/src"), v));
+            }
+        }
+    }
+    for (pointer, value) in links {
+        if let Some(problem) = value.as_str().and_then(|u| link_url_problem(u, net)) {
+            errors.push(FieldError::new(pointer, problem));
+        }
+    }
     errors
+}
+
+/// Why a link (website, repository, icon) is not acceptable: it must be
+/// `https`, or `http` to a loopback host when the scanner may reach private
+/// addresses (local development).
+fn link_url_problem(raw: &str, net: &NetPolicy) -> Option<String> {
+    let Ok(url) = url::Url::parse(raw) else {
+        return Some("not a valid absolute URL".into());
+    };
+    let loopback = match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        None => false,
+    };
+    let private_allowed = net.is_allowed(IpAddr::from([127, 0, 0, 1]));
+    match url.scheme() {
+        "https" if url.host().is_some() => None,
+        "http" if loopback && private_allowed => None,
+        "http" => Some("links must use https (http only to loopback in development)".into()),
+        other => Some(format!(
+            "the URL scheme {:?} is not allowed here; use https",
+            other.chars().take(20).collect::<String>()
+        )),
+    }
 }
 
 /// The remote URLs a document declares, in order.
@@ -198,6 +244,45 @@ mod tests {
             errors.iter().any(|e| e.pointer == "/description"),
             "{errors:?}"
         );
+    }
+
+    #[test]
+    fn links_must_be_https_or_loopback_http_in_development() {
+        let strict = NetPolicy::default();
+        let dev = NetPolicy::from_config(Some("1")).unwrap();
+        let doc = |site: &str, repo: &str, icon: &str| {
+            json!({"version": "1.0.0", "websiteUrl": site,
+                   "repository": {"url": repo, "source": "github"},
+                   "icons": [{"src": icon}]})
+        };
+        let pointers = |d: &Value, net: &NetPolicy| -> Vec<String> {
+            registry_rule_errors(d, net)
+                .into_iter()
+                .map(|e| e.pointer)
+                .collect()
+        };
+        let bad = doc(
+            "javascript:alert(1)",
+            "http://github.com/x/y",
+            "data:image/svg+xml,<svg onload=alert(1)>",
+        );
+        assert_eq!(
+            pointers(&bad, &dev),
+            ["/websiteUrl", "/repository/url", "/icons/0/src"]
+        );
+        let good = doc(
+            "https://example.com",
+            "https://github.com/x/y",
+            "https://example.com/i.png",
+        );
+        assert!(pointers(&good, &strict).is_empty());
+        let local = doc(
+            "http://127.0.0.1:8000/",
+            "http://localhost/x",
+            "https://example.com/i.png",
+        );
+        assert!(pointers(&local, &dev).is_empty());
+        assert_eq!(pointers(&local, &strict).len(), 2);
     }
 
     #[test]

@@ -8,9 +8,29 @@
 
 use std::cmp::Ordering;
 
+/// Longest version string accepted (the official schema's `maxLength`).
+pub const MAX_VERSION_LEN: usize = 255;
+
 /// Why a version string is refused.
+///
+/// Beyond the official registry's rules, a version must look like exactly
+/// what it is: `"1.0.0 "` or `"1.0.0\u{200B}"` beside `1.0.0` would show as the
+/// same version in the UI, the audit log and `verify` (issue 11), so
+/// whitespace, control and invisible characters are refused anywhere in it.
 pub fn version_problem(version: &str) -> Option<&'static str> {
-    let v = version.trim();
+    if version.len() > MAX_VERSION_LEN {
+        return Some("the version is longer than 255 bytes");
+    }
+    if version.trim() != version {
+        return Some("the version has leading or trailing whitespace");
+    }
+    if version.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Some("the version contains whitespace or a control character");
+    }
+    if version.chars().any(is_invisible) {
+        return Some("the version contains an invisible character");
+    }
+    let v = version;
     if v.is_empty() {
         return Some("the version is empty");
     }
@@ -21,6 +41,17 @@ pub fn version_problem(version: &str) -> Option<&'static str> {
         return Some("a version range is not a version; publish a specific version such as 1.2.3");
     }
     None
+}
+
+/// Characters that render as nothing (or change how neighbours render):
+/// format characters such as zero-width spaces and joiners, bidirectional
+/// controls, the byte-order mark, soft hyphens, variation selectors, fillers and tags.
+fn is_invisible(c: char) -> bool {
+    matches!(c as u32,
+        0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
+        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
+        | 0xE0000..=0xE0FFF)
 }
 
 /// Whether a string is a version range rather than one version.
@@ -93,6 +124,24 @@ mod tests {
         ] {
             assert_eq!(version_problem(good), None, "{good} should be accepted");
         }
+    }
+
+    #[test]
+    fn look_alike_versions_are_refused() {
+        for bad in [
+            "1.0.0 ",
+            " 1.0.0",
+            "1.0.0\n",
+            "1.0 .0",
+            "1.0.0\u{200B}",
+            "1.0.0\u{FEFF}",
+            "1.0.0\u{202E}",
+            "1.0.0\u{0007}",
+        ] {
+            assert!(version_problem(bad).is_some(), "{bad:?} should be refused");
+        }
+        assert!(version_problem(&"1".repeat(256)).is_some());
+        assert_eq!(version_problem(&"1".repeat(255)), None);
     }
 
     #[test]

@@ -46,17 +46,31 @@ pub struct SignedDocument {
     pub etag: String,
     /// When it expires.
     pub expires: DateTime<Utc>,
+    /// Key ids that signed it: after a key rotation a document not signed by
+    /// the current allowlist key is re-signed.
+    pub signed_by: Vec<String>,
 }
 
 impl SignedDocument {
     fn new(version: i64, envelope: String, expires: DateTime<Utc>) -> SignedDocument {
         let etag = format!("\"{}\"", hex::encode(Sha256::digest(envelope.as_bytes())));
+        let signed_by = allowlist::Envelope::from_slice(envelope.as_bytes())
+            .map(|e| e.signatures.into_iter().map(|s| s.keyid).collect())
+            .unwrap_or_default();
         SignedDocument {
             version,
             bytes: Bytes::from(envelope),
             etag,
             expires,
+            signed_by,
         }
+    }
+
+    /// Whether this document must be signed again: close to expiry, or signed
+    /// by a key other than the current allowlist key (`gatehouse keys rotate`
+    /// run beside a live server).
+    fn needs_resigning(&self, current_key: &str) -> bool {
+        self.expires - Utc::now() < RENEW_BEFORE || !self.signed_by.iter().any(|k| k == current_key)
     }
 }
 
@@ -309,6 +323,7 @@ impl Publisher {
             &[],
             &revoked,
         );
+        allowlist::payload::one_entry_per_url(&mut servers);
         servers.sort_by(|a, b| (&a.name, &a.version).cmp(&(&b.name, &b.version)));
         payload.servers = servers;
         let envelope = self.with_keys(|k| k.sign_allowlist(&payload));
@@ -372,6 +387,19 @@ impl Publisher {
             .fetch_all(db.pool())
             .await?;
         let mut stale = Vec::new();
+        let mut current_key = self.with_keys(|k| k.allowlist_keyid());
+        let foreign = self
+            .cache
+            .read()
+            .expect("cache lock")
+            .values()
+            .any(|d| !d.signed_by.contains(&current_key));
+        if foreign {
+            // Another process may have rotated first: never re-sign a newer
+            // key's document with our older one; read the keys again.
+            self.reload_keys_if_rotated()?;
+            current_key = self.with_keys(|k| k.allowlist_keyid());
+        }
         for r in &rows {
             let (audience, version): (String, i64) = (r.get(0), r.get(1));
             let cached = self
@@ -382,14 +410,14 @@ impl Publisher {
                 .cloned();
             match cached {
                 Some(doc) if doc.version >= version => {
-                    if doc.expires - Utc::now() < RENEW_BEFORE {
+                    if doc.needs_resigning(&current_key) {
                         stale.push(audience);
                     }
                 }
                 _ => {
                     self.cache.write().expect("cache lock").remove(&audience);
                     if let Some(doc) = self.document(db, &audience).await? {
-                        if doc.expires - Utc::now() < RENEW_BEFORE {
+                        if doc.needs_resigning(&current_key) {
                             stale.push(audience);
                         }
                     }
@@ -400,7 +428,7 @@ impl Publisher {
             let mut tx = db.begin().await?;
             let docs = self.publish_audiences(&mut tx, &stale).await?;
             tx.commit().await?;
-            tracing::info!(audiences = ?stale, "allowlists re-signed before expiry");
+            tracing::info!(audiences = ?stale, "allowlists re-signed (expiry near or signing key rotated)");
             self.remember(docs);
         }
         Ok(())
@@ -444,7 +472,9 @@ impl Publisher {
                 return;
             }
             n += 1;
-            if n % 10 == 0 {
+            // A rotation by `gatehouse keys rotate` in another process reaches
+            // this one within two seconds; `refresh` then re-signs the documents.
+            if n % 2 == 0 {
                 match self.reload_keys_if_rotated() {
                     Ok(true) => tracing::info!("signing keys reloaded after a rotation"),
                     Ok(false) => {}

@@ -51,6 +51,8 @@ pub enum Decision {
     Revoke(ReasonRequest),
     /// Scan again.
     Rescan,
+    /// Take a rejected version back to review, with a reason.
+    Reopen(ReasonRequest),
 }
 
 /// Why a decision was refused.
@@ -105,6 +107,7 @@ pub async fn act(
         Decision::Reject(_) => Action::Reject,
         Decision::Revoke(_) => Action::Revoke,
         Decision::Rescan => Action::Rescan,
+        Decision::Reopen(_) => Action::Reopen,
     };
     let to = lifecycle::transition(current.status, action)?;
     let mut detail = json!({"from": current.status.as_str(), "to": to.as_str()});
@@ -127,7 +130,7 @@ pub async fn act(
             detail["note"] = json!(approval.note);
             Some(approval)
         }
-        Decision::Reject(r) | Decision::Revoke(r) => {
+        Decision::Reject(r) | Decision::Revoke(r) | Decision::Reopen(r) => {
             let reason = r.reason.trim();
             if reason.is_empty() || reason.len() > MAX_REASON {
                 return Err(ReviewError::Invalid(vec![FieldError {

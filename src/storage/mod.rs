@@ -183,9 +183,11 @@ fn prepare_sqlite_url(url: &str) -> anyhow::Result<String> {
             .parent()
             .filter(|d| !d.as_os_str().is_empty())
         {
-            std::fs::create_dir_all(dir)
+            create_private_dir(dir)
                 .with_context(|| format!("creating the data directory {}", dir.display()))?;
         }
+        create_private_file(Path::new(path))
+            .with_context(|| format!("creating the database file {path}"))?;
     }
     let query = if query.contains("mode=") {
         query.to_string()
@@ -195,6 +197,34 @@ fn prepare_sqlite_url(url: &str) -> anyhow::Result<String> {
         format!("{query}&mode=rwc")
     };
     Ok(format!("sqlite://{path}?{query}"))
+}
+
+/// Creates a missing directory (and parents) readable by its owner only:
+/// it holds the database and the signing keys. An existing one is left alone.
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Creates a missing database file with mode 0600 before SQLite opens it:
+/// SQLite gives its `-wal` and `-shm` files the database file's mode, and
+/// would otherwise create all three from the umask (usually world-readable).
+fn create_private_file(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// A timestamp as stored: fixed-width RFC 3339 UTC with microseconds.

@@ -184,6 +184,20 @@ pub async fn count_failures(db: &Db, scope: &str, since: &str) -> Result<i64, sq
         .map(|r| r.get(0))
 }
 
+/// Failed sign-ins for a scope since `since`: how many, and when the last was.
+pub async fn failure_stats(
+    db: &Db,
+    scope: &str,
+    since: &str,
+) -> Result<(i64, Option<String>), sqlx::Error> {
+    sqlx::query("SELECT COUNT(*), MAX(at) FROM login_failures WHERE scope = $1 AND at >= $2")
+        .bind(scope)
+        .bind(since)
+        .fetch_one(db.pool())
+        .await
+        .map(|r| (r.get(0), r.get(1)))
+}
+
 /// Records one failed sign-in under each scope.
 pub async fn record_failure(tx: &mut Tx, scopes: &[&str], at: &str) -> Result<(), sqlx::Error> {
     for scope in scopes {
@@ -407,12 +421,10 @@ pub async fn queue_page(
     }
     where_sql.push_str(" AND ($1 IS NULL OR LOWER(server_name) LIKE $1 ESCAPE '\\')");
     let order = match f.sort.as_deref() {
-        Some("newest") => "updated_at DESC, id",
-        Some("name") => "server_name, version",
-        Some("severity") => {
-            "CASE max_severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 WHEN 'info' THEN 4 ELSE 5 END, updated_at, id"
-        }
-        _ => "updated_at, id",
+        Some("newest") => "updated_at DESC, id".to_string(),
+        Some("name") => "server_name, version".to_string(),
+        Some("severity") => format!("{}, updated_at, id", super::versions::severity_rank("")),
+        _ => "updated_at, id".to_string(),
     };
     let search = f
         .search

@@ -53,12 +53,22 @@ fn version_from_row(r: &AnyRow) -> VersionRow {
 }
 
 /// Finds a server by name: `(id, publisher_id)`.
-pub async fn find_server(tx: &mut Tx, name: &str) -> Result<Option<(String, String)>, sqlx::Error> {
-    let row = sqlx::query("SELECT id, publisher_id FROM servers WHERE name = $1")
-        .bind(name)
-        .fetch_optional(tx.conn())
-        .await?;
-    Ok(row.map(|r| (r.get(0), r.get(1))))
+///
+/// Names that differ only by case are one server (DNS is case-insensitive and
+/// a look-alike spelling must not become a second entry): the match ignores
+/// ASCII case (server names are ASCII by the schema) and the answer carries the
+/// stored spelling, `(id, publisher_id, name)`. Migration 0004 makes the rule
+/// a unique index.
+pub async fn find_server(
+    tx: &mut Tx,
+    name: &str,
+) -> Result<Option<(String, String, String)>, sqlx::Error> {
+    let row =
+        sqlx::query("SELECT id, publisher_id, name FROM servers WHERE LOWER(name) = LOWER($1)")
+            .bind(name)
+            .fetch_optional(tx.conn())
+            .await?;
+    Ok(row.map(|r| (r.get(0), r.get(1), r.get(2))))
 }
 
 /// Creates a server owned by a publisher; returns its id.
@@ -333,6 +343,19 @@ pub struct VersionFilter {
     pub limit: i64,
 }
 
+/// The `ORDER BY` key of "by severity" over the `versions` table (columns
+/// prefixed with `prefix`, e.g. `v.`): findings from critical down to info,
+/// then versions whose scan failed, then versions never scanned, and only then
+/// clean ones. A version without a completed scan is not "no findings": it
+/// must not sink below clean ones where a reviewer stops looking.
+pub(crate) fn severity_rank(prefix: &str) -> String {
+    format!(
+        "CASE WHEN {p}status = 'scan_failed' THEN 5 WHEN {p}status IN ('pending', 'scanning') AND {p}max_severity IS NULL THEN 6 \
+         ELSE CASE {p}max_severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 WHEN 'info' THEN 4 ELSE 7 END END",
+        p = prefix
+    )
+}
+
 /// Versions matching a filter, with the total count (for paging).
 pub async fn list_versions(
     db: &Db,
@@ -360,12 +383,10 @@ pub async fn list_versions(
     }
     where_sql.push_str(" AND ($1 IS NULL OR s.publisher_id = $1) AND ($2 IS NULL OR LOWER(v.server_name) LIKE $2 ESCAPE '\\')");
     let order = match f.sort.as_deref() {
-        Some("newest") => "v.updated_at DESC, v.id",
-        Some("name") => "v.server_name, v.version",
-        Some("severity") => {
-            "CASE v.max_severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 WHEN 'info' THEN 4 ELSE 5 END, v.updated_at, v.id"
-        }
-        _ => "v.updated_at, v.id",
+        Some("newest") => "v.updated_at DESC, v.id".to_string(),
+        Some("name") => "v.server_name, v.version".to_string(),
+        Some("severity") => format!("{}, v.updated_at, v.id", severity_rank("v.")),
+        _ => "v.updated_at, v.id".to_string(),
     };
     let search = f
         .search

@@ -6,6 +6,7 @@ mod helpers;
 mod allowlist;
 mod authz;
 mod concurrency;
+mod hardening;
 mod publish;
 mod read_api;
 mod review;

@@ -40,6 +40,12 @@ pub struct TestApp {
 impl TestApp {
     /// Starts the application on a fresh database with users `admin` and `reviewer`.
     pub async fn spawn(backend: Backend) -> TestApp {
+        Self::spawn_with_proxies(backend, &[]).await
+    }
+
+    /// As [`TestApp::spawn`], believing `X-Forwarded-For` from these proxies
+    /// (`GATEHOUSE_TRUSTED_PROXIES`).
+    pub async fn spawn_with_proxies(backend: Backend, trusted_proxies: &[&str]) -> TestApp {
         let _ = tracing_subscriber::fmt()
             .with_env_filter("warn")
             .with_test_writer()
@@ -54,6 +60,12 @@ impl TestApp {
             dir.path(),
         )
         .expect("app state");
+        let mut state = state;
+        state.trusted_proxies = trusted_proxies
+            .iter()
+            .map(|c| c.parse().expect("a CIDR"))
+            .collect::<Vec<gatehouse::discovery::Cidr>>()
+            .into();
         state
             .allowlists
             .ensure_default(&db)
@@ -344,6 +356,31 @@ impl FormClient {
             .post(format!("{}{path}", self.base))
             .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
             .body(body);
+        if let Some(c) = &self.cookie {
+            req = req.header(COOKIE, c);
+        }
+        let response = req.send().await.unwrap();
+        self.answer(response).await
+    }
+
+    /// POST a url-encoded form with extra request headers.
+    pub async fn post_with(
+        &mut self,
+        path: &str,
+        fields: &[(&str, &str)],
+        headers: &[(&str, &str)],
+    ) -> Answer {
+        let body: String = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(fields)
+            .finish();
+        let mut req = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(body);
+        for (name, value) in headers {
+            req = req.header(*name, *value);
+        }
         if let Some(c) = &self.cookie {
             req = req.header(COOKIE, c);
         }

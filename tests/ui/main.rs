@@ -5,5 +5,6 @@
 mod helpers;
 
 mod browser;
+mod hardening;
 mod pages;
 mod security;

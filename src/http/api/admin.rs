@@ -190,15 +190,16 @@ pub fn parse_decision(
         "reject" => Decision::Reject(super::parse_body(headers, body)?),
         "revoke" => Decision::Revoke(super::parse_body(headers, body)?),
         "rescan" => Decision::Rescan,
+        "reopen" => Decision::Reopen(super::parse_body(headers, body)?),
         other => {
             return Err(AppError::NotFound(format!(
-                "unknown action {other:?}; use approve, reject, revoke or rescan"
+                "unknown action {other:?}; use approve, reject, revoke, rescan or reopen"
             )));
         }
     })
 }
 
-/// `POST /api/v1/admin/servers/{name}/versions/{version}/{approve|reject|revoke|rescan}`.
+/// `POST /api/v1/admin/servers/{name}/versions/{version}/{approve|reject|revoke|rescan|reopen}`.
 pub async fn decide_version(
     State(state): State<AppState>,
     principal: Principal,

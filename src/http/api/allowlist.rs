@@ -75,14 +75,7 @@ pub async fn get_allowlist(
         .ok_or_else(|| AppError::NotFound(format!("no allowlist for the audience {audience:?}")))?;
     let etag = HeaderValue::from_str(&doc.etag).expect("hex is a valid header value");
     let cache = HeaderValue::from_static("no-cache");
-    let matches = headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.split(',')
-                .any(|t| t.trim() == doc.etag || t.trim() == "*")
-        });
-    if matches {
+    if none_match(&headers, &doc.etag) {
         return Ok((
             StatusCode::NOT_MODIFIED,
             [(header::ETAG, etag), (header::CACHE_CONTROL, cache)],
@@ -101,6 +94,26 @@ pub async fn get_allowlist(
         doc.bytes.clone(),
     )
         .into_response())
+}
+
+/// Whether `If-None-Match` matches `etag` (RFC 9110 §13.1.2): `*`, or any
+/// listed tag equal under the *weak* comparison, which is the one a GET uses:
+/// `W/"x"` matches `"x"` and `W/"x"`, because the opaque tags are compared
+/// with the weakness indicators removed (§8.8.3.2). Several headers count as one list.
+fn none_match(headers: &HeaderMap, etag: &str) -> bool {
+    let ours = opaque_tag(etag);
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .any(|t| t == "*" || (!t.is_empty() && opaque_tag(t) == ours))
+}
+
+/// An entity tag without its weakness indicator.
+fn opaque_tag(tag: &str) -> &str {
+    tag.strip_prefix("W/").unwrap_or(tag)
 }
 
 fn json_bytes(bytes: Vec<u8>) -> Response {

@@ -47,7 +47,21 @@ pub fn parse_body<T: DeserializeOwned + Default>(
             "send the body as application/json".into(),
         ));
     }
-    serde_json::from_slice(body)
+    let parsed = crate::strict_json::parse(body)
+        .map_err(|e| AppError::BadRequest(format!("invalid JSON body: {e}")))?;
+    // One meaning per body: `{"tools": [], "tools": ["all"]}` must not be read
+    // one way here and another way by a proxy or an audit reader.
+    if let Some(pointer) = parsed.duplicate {
+        return Err(AppError::Invalid {
+            kind: "duplicate-key",
+            detail: format!("the key at {pointer} appears more than once in its object"),
+            errors: vec![crate::registry::server_json::FieldError {
+                pointer,
+                detail: "duplicate key".into(),
+            }],
+        });
+    }
+    serde_json::from_value(parsed.value)
         .map_err(|e| AppError::BadRequest(format!("invalid JSON body: {e}")))
 }
 

@@ -96,6 +96,16 @@ pub async fn get_own_version(
         .and_then(|r| serde_json::from_str::<Value>(r).ok())
         .map(|r| r["findings"].clone())
         .unwrap_or_else(|| json!([]));
+    // Crawl failures' evidence names hosts, addresses and statuses: reviewers only.
+    let mut findings = findings;
+    if let Some(list) = findings.as_array_mut() {
+        for f in list {
+            let rule = f["rule"].as_str().unwrap_or_default().to_string();
+            if crate::registry::lifecycle::evidence_is_network_detail(&rule) {
+                f["evidence"] = json!("");
+            }
+        }
+    }
     Ok(Json(json!({
         "name": v.server_name,
         "version": v.version,
@@ -104,7 +114,7 @@ pub async fn get_own_version(
         "publishedAt": v.published_at,
         "updatedAt": v.updated_at,
         "serverJson": serde_json::from_str::<Value>(&v.server_json).unwrap_or(Value::Null),
-        "scan": scan.as_ref().map(|s| json!({"finishedAt": s.finished_at, "durationMs": s.duration_ms, "error": s.error})),
+        "scan": scan.as_ref().map(|s| json!({"finishedAt": s.finished_at, "durationMs": s.duration_ms, "error": s.error.as_deref().map(crate::registry::lifecycle::publisher_scan_error)})),
         "findings": findings,
     })))
 }

@@ -44,11 +44,6 @@ pub fn router() -> Router<AppState> {
         )
 }
 
-/// A severity badge: wire name, shown in CSS class `sev-{name}`.
-fn sev_name(s: Option<&str>) -> String {
-    s.unwrap_or("none").to_string()
-}
-
 // ---------------------------------------------------------------- dashboard
 
 #[derive(Template)]
@@ -283,7 +278,9 @@ pub async fn render_queue(
                 status: Status::parse(&v.status)
                     .map(|s| s.as_str())
                     .unwrap_or("unknown"),
-                severity: sev_name(v.max_severity.as_deref()),
+                severity: Status::parse(&v.status)
+                    .map(|st| lifecycle::severity_badge(st, v.max_severity.as_deref()))
+                    .unwrap_or_else(|| "none".into()),
                 age: age(&v.updated_at, now),
                 updated: short_ts(&v.updated_at),
             })
@@ -417,6 +414,7 @@ struct ReviewPage {
     can_reject: bool,
     can_revoke: bool,
     can_rescan: bool,
+    can_reopen: bool,
     needs_ack: bool,
     serious: usize,
 }
@@ -720,7 +718,7 @@ pub async fn render_review(
         version: text::visible(&v.version),
         action_base: review_url(&v.server_name, &v.version),
         status: v.status.as_str(),
-        max: sev_name(v.max_severity.as_deref()),
+        max: lifecycle::severity_badge(v.status, v.max_severity.as_deref()),
         published: short_ts(&v.published_at),
         updated: short_ts(&v.updated_at),
         counts,
@@ -783,6 +781,7 @@ pub async fn render_review(
         can_reject: allowed(Action::Reject),
         can_revoke: allowed(Action::Revoke),
         can_rescan: allowed(Action::Rescan),
+        can_reopen: allowed(Action::Reopen),
         needs_ack: serious > 0,
         serious,
     };
@@ -811,7 +810,7 @@ fn anchor_of(f: &Finding, snap: &Snapshot) -> String {
     }
 }
 
-/// `POST /admin/servers/{name}/versions/{version}/{approve|reject|revoke|rescan}`:
+/// `POST /admin/servers/{name}/versions/{version}/{approve|reject|revoke|rescan|reopen}`:
 /// the form becomes the same [`Decision`] the JSON API builds and goes through
 /// [`review::act`]; the outcome is flashed on the review page.
 async fn decide_version(
@@ -845,6 +844,7 @@ async fn decide_version(
                 "approve" => "Approved",
                 "reject" => "Rejected",
                 "revoke" => "Revoked",
+                "reopen" => "Reopened",
                 _ => "Rescan queued for",
             };
             session
@@ -980,6 +980,9 @@ async fn decision_from_form(
             })
         }
         "rescan" => Decision::Rescan,
+        "reopen" => Decision::Reopen(ReasonRequest {
+            reason: form.text("reason"),
+        }),
         other => return Err(UiError::NotFound(format!("unknown action {other:?}")).into()),
     })
 }

@@ -287,7 +287,7 @@ async fn create_user(
     };
     let flash = if !valid_name(&name) {
         Flash::error("A user name is 1-64 characters of letters, digits, '.', '_' or '-'.")
-    } else if password.chars().count() < 12 {
+    } else if password.chars().count() < credentials::MIN_PASSWORD_CHARS {
         Flash::error("The password must have at least 12 characters.")
     } else {
         let hash = tokio::task::spawn_blocking(move || credentials::hash_password(&password))

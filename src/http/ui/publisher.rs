@@ -99,7 +99,10 @@ async fn home(
                 version: text::visible(&v.version),
                 url: own_url(&v.server_name, &v.version),
                 status: v.status.as_str(),
-                severity: v.max_severity.clone().unwrap_or_else(|| "none".into()),
+                severity: crate::registry::lifecycle::severity_badge(
+                    v.status,
+                    v.max_severity.as_deref(),
+                ),
                 age: age(&v.published_at, now),
             })
             .collect(),
@@ -239,7 +242,15 @@ async fn show_version(
         .and_then(|s| s.report.as_deref())
         .and_then(|r| serde_json::from_str::<Report>(r).ok())
         .map(|r| r.findings)
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .into_iter()
+        .map(|mut f| {
+            if crate::registry::lifecycle::evidence_is_network_detail(&f.rule) {
+                f.evidence.clear();
+            }
+            f
+        })
+        .collect();
     let pretty = serde_json::from_str::<serde_json::Value>(&v.server_json)
         .ok()
         .and_then(|j| serde_json::to_string_pretty(&j).ok())
@@ -249,14 +260,14 @@ async fn show_version(
         name: text::visible(&v.server_name),
         version: text::visible(&v.version),
         status: v.status.as_str(),
-        severity: v.max_severity.clone().unwrap_or_else(|| "none".into()),
+        severity: crate::registry::lifecycle::severity_badge(v.status, v.max_severity.as_deref()),
         published: short_ts(&v.published_at),
         updated: short_ts(&v.updated_at),
         scanned: scan.as_ref().map(|s| short_ts(&s.finished_at)),
         scan_error: scan
             .as_ref()
             .and_then(|s| s.error.as_deref())
-            .map(text::visible),
+            .map(|e| text::visible(crate::registry::lifecycle::publisher_scan_error(e))),
         findings: findings
             .iter()
             .map(|f| super::admin::finding_view(f, String::new()))

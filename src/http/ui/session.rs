@@ -11,8 +11,15 @@
 //!   with the token of the session that sent the cookie. The sign-in forms are
 //!   protected the same way by an anonymous session created when they are shown.
 //! - Sign-in failures are counted per account and per client address in the
-//!   database ([`MAX_FAILURES`] per [`FAILURE_WINDOW`]), so the throttle holds
-//!   across processes; beyond it the answer is 429 without checking the password.
+//!   database, so the throttle holds across processes. Past a free allowance
+//!   per [`FAILURE_WINDOW`] ([`MAX_FAILURES`] for an account, the larger
+//!   [`MAX_ADDRESS_FAILURES`] for an address, which many people may share) each
+//!   further attempt must wait an exponentially growing delay after the last
+//!   failure ([`backoff`]); during it the answer is 429 without checking the
+//!   password. It is a backoff, not a lockout: one person's typos cost others
+//!   seconds, not 15 minutes. The client address is the connected peer, or
+//!   behind a proxy listed in `GATEHOUSE_TRUSTED_PROXIES` the address that
+//!   proxy put in `X-Forwarded-For` ([`client_ip`]).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -46,8 +53,12 @@ pub const COOKIE: &str = "gh_session";
 pub const IDLE_TIMEOUT: Duration = Duration::minutes(30);
 /// A session older than this is over, however busy.
 pub const ABSOLUTE_TIMEOUT: Duration = Duration::hours(12);
-/// Failed sign-ins allowed per account and per address within [`FAILURE_WINDOW`].
+/// Failed sign-ins per account within [`FAILURE_WINDOW`] before the backoff starts.
 pub const MAX_FAILURES: i64 = 5;
+/// Failed sign-ins per client address within [`FAILURE_WINDOW`] before the backoff starts.
+pub const MAX_ADDRESS_FAILURES: i64 = 50;
+/// The longest wait the backoff imposes.
+pub const MAX_BACKOFF: Duration = Duration::minutes(15);
 /// The window of the sign-in throttle.
 pub const FAILURE_WINDOW: Duration = Duration::minutes(15);
 /// How stale `last_seen_at` may get before a request refreshes it (saves a write per request).
@@ -463,12 +474,64 @@ impl FromRequest<AppState> for CsrfForm {
 }
 
 /// The client's address, when the server runs with connect info.
-fn peer_ip(parts: &Parts) -> String {
-    parts
+fn peer_ip(parts: &Parts, state: &AppState) -> String {
+    let Some(peer) = parts
         .extensions
         .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip().to_string())
-        .unwrap_or_else(|| "unknown".into())
+        .map(|c| c.0.ip())
+    else {
+        return "unknown".into();
+    };
+    client_ip(peer, &parts.headers, &state.trusted_proxies).to_string()
+}
+
+/// The address a request came from: the connected peer, unless the peer is a
+/// trusted proxy, in which case `X-Forwarded-For` is read from the right (the
+/// entry the nearest proxy appended) past every trusted proxy. The first
+/// untrusted entry is the client; entries left of it were written by the
+/// client itself and prove nothing. An unparsable entry stops the walk at
+/// the last trusted hop.
+pub fn client_ip(
+    peer: std::net::IpAddr,
+    headers: &HeaderMap,
+    trusted: &[crate::discovery::Cidr],
+) -> std::net::IpAddr {
+    let is_trusted = |ip: std::net::IpAddr| trusted.iter().any(|c| c.contains(ip));
+    if !is_trusted(peer) {
+        return peer;
+    }
+    let hops: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .filter(|h| !h.is_empty())
+        .collect();
+    let mut client = peer;
+    for hop in hops.iter().rev() {
+        match hop.parse::<std::net::IpAddr>() {
+            Ok(ip) => {
+                client = ip;
+                if !is_trusted(ip) {
+                    break;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    client
+}
+
+/// How long after the last failure the next attempt must wait, given
+/// `failures` in the window and a free allowance of `free`: none within the
+/// allowance, then 2 s, 4 s, 8 s … up to [`MAX_BACKOFF`].
+pub fn backoff(failures: i64, free: i64) -> Option<Duration> {
+    if failures < free {
+        return None;
+    }
+    let doublings = (failures - free + 1).min(20) as u32;
+    Some(Duration::seconds(1i64 << doublings).min(MAX_BACKOFF))
 }
 
 /// Creates a session of `kind` and returns its id (for the cookie) and CSRF token.
@@ -614,15 +677,40 @@ async fn show_publisher_login(
     Ok(with_cookie(super::html(&page)?, cookie))
 }
 
-/// Whether a scope has used up its failed sign-ins.
-async fn throttled(state: &AppState, scopes: &[&str]) -> Result<bool, UiError> {
-    let since = ts(Utc::now() - FAILURE_WINDOW);
+/// How long the caller must still wait before a sign-in attempt is checked,
+/// over every scope (`account:…` allows [`MAX_FAILURES`], `ip:…` [`MAX_ADDRESS_FAILURES`]).
+async fn throttled(state: &AppState, scopes: &[&str]) -> Result<Option<Duration>, UiError> {
+    let now_at = Utc::now();
+    let since = ts(now_at - FAILURE_WINDOW);
+    let mut wait: Option<Duration> = None;
     for scope in scopes {
-        if store::count_failures(&state.db, scope, &since).await? >= MAX_FAILURES {
-            return Ok(true);
+        let free = if scope.starts_with("ip:") {
+            MAX_ADDRESS_FAILURES
+        } else {
+            MAX_FAILURES
+        };
+        let (failures, last) = store::failure_stats(&state.db, scope, &since).await?;
+        let (Some(delay), Some(last)) = (backoff(failures, free), last) else {
+            continue;
+        };
+        let Ok(last) = chrono::DateTime::parse_from_rfc3339(&last) else {
+            continue;
+        };
+        let remaining = last.with_timezone(&Utc) + delay - now_at;
+        if remaining > Duration::zero() {
+            wait = Some(wait.map_or(remaining, |w| w.max(remaining)));
         }
     }
-    Ok(false)
+    Ok(wait)
+}
+
+/// The refusal text of a throttled sign-in.
+fn throttled_message(wait: Duration) -> String {
+    let seconds = (wait.num_milliseconds() + 999) / 1000;
+    format!(
+        "Too many failed sign-ins from this account or address. Try again in {seconds} second{}.",
+        if seconds == 1 { "" } else { "s" }
+    )
 }
 
 async fn record_failure(state: &AppState, scopes: &[&str]) -> Result<(), UiError> {
@@ -655,21 +743,23 @@ fn refused(
     Ok(response)
 }
 
-const THROTTLED: &str =
-    "Too many failed sign-ins from this account or address. Wait 15 minutes and try again.";
-
 /// `POST /admin/login`: name and password (argon2id) → a new user session.
 async fn login(State(state): State<AppState>, req: Request) -> Result<Response, UiError> {
     let (parts, body) = req.into_parts();
-    let ip = peer_ip(&parts);
+    let ip = peer_ip(&parts, &state);
     let form = CsrfForm::from_request(Request::from_parts(parts, body), &state).await?;
     let name = form.text("name");
     let password = form.get("password").unwrap_or("").to_string();
     let account_scope = format!("account:{}", name.to_lowercase());
     let ip_scope = format!("ip:{ip}");
     let scopes = [account_scope.as_str(), ip_scope.as_str()];
-    if throttled(&state, &scopes).await? {
-        return refused(&form, false, StatusCode::TOO_MANY_REQUESTS, THROTTLED);
+    if let Some(wait) = throttled(&state, &scopes).await? {
+        return refused(
+            &form,
+            false,
+            StatusCode::TOO_MANY_REQUESTS,
+            &throttled_message(wait),
+        );
     }
     let user = if name.is_empty() || name.len() > 64 {
         None
@@ -731,11 +821,16 @@ async fn login(State(state): State<AppState>, req: Request) -> Result<Response, 
 /// `POST /publisher/login`: a publisher token → a new publisher session.
 async fn publisher_login(State(state): State<AppState>, req: Request) -> Result<Response, UiError> {
     let (parts, body) = req.into_parts();
-    let ip = peer_ip(&parts);
+    let ip = peer_ip(&parts, &state);
     let form = CsrfForm::from_request(Request::from_parts(parts, body), &state).await?;
     let ip_scope = format!("ip:{ip}");
-    if throttled(&state, &[&ip_scope]).await? {
-        return refused(&form, true, StatusCode::TOO_MANY_REQUESTS, THROTTLED);
+    if let Some(wait) = throttled(&state, &[&ip_scope]).await? {
+        return refused(
+            &form,
+            true,
+            StatusCode::TOO_MANY_REQUESTS,
+            &throttled_message(wait),
+        );
     }
     let token = form.text("token");
     let principal = if token.is_empty() || token.len() > 256 {
@@ -801,6 +896,33 @@ async fn logout(State(state): State<AppState>, form: CsrfForm) -> Result<Respons
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_backoff_doubles_after_the_allowance_and_is_capped() {
+        assert_eq!(backoff(4, 5), None);
+        assert_eq!(backoff(5, 5), Some(Duration::seconds(2)));
+        assert_eq!(backoff(6, 5), Some(Duration::seconds(4)));
+        assert_eq!(backoff(500, 5), Some(MAX_BACKOFF));
+    }
+
+    #[test]
+    fn forwarded_addresses_are_believed_only_from_trusted_proxies() {
+        let trusted: Vec<crate::discovery::Cidr> = vec!["10.0.0.0/8".parse().unwrap()];
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "x-forwarded-for",
+            HeaderValue::from_static("6.6.6.6, 203.0.113.7, 10.0.0.3"),
+        );
+        let proxy: std::net::IpAddr = "10.0.0.2".parse().unwrap();
+        let stranger: std::net::IpAddr = "198.51.100.1".parse().unwrap();
+        // Past the trusted hops to the first untrusted one; the spoofable left part is ignored.
+        assert_eq!(
+            client_ip(proxy, &headers, &trusted),
+            "203.0.113.7".parse::<std::net::IpAddr>().unwrap()
+        );
+        assert_eq!(client_ip(stranger, &headers, &trusted), stranger);
+        assert_eq!(client_ip(proxy, &headers, &[]), proxy);
+    }
 
     #[test]
     fn secrets_compare_equal_only_when_identical() {
