@@ -1291,3 +1291,15 @@ fn real_tool_names_without_a_verb_are_flagged_as_info() {
     assert_eq!(flagged.len(), names.len(), "{}", describe_findings(&report));
     assert!(flagged.iter().all(|f| f.severity == Severity::Info));
 }
+
+#[test]
+fn one_undescribed_parameter_is_counted_in_the_singular() {
+    let r = scan(snapshot(vec![tool(
+        "list_files",
+        "List the files of a folder.",
+        object(json!({"path": {"type": "string"}})),
+    )]));
+    let f = findings(&r, "GH-QLT-005");
+    assert_eq!(f.len(), 1, "{}", describe_findings(&r));
+    assert!(f[0].message.starts_with("1 parameter without"), "{}", f[0].message);
+}

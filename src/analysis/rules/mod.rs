@@ -178,6 +178,9 @@ pub struct Names {
     pub server_contract: crate::analysis::directive::Contract,
     /// The server's tool names, lower-cased.
     tool_names: Vec<String>,
+    /// Each capability's contract, by name, computed once: every field of a
+    /// capability is read against it.
+    contracts: FastMap<String, crate::analysis::directive::Contract>,
 }
 
 impl Names {
@@ -202,6 +205,7 @@ impl Names {
             own_words: schema_words,
             server_contract: Default::default(),
             tool_names: snapshot.tools.iter().map(|t| t.name.to_lowercase()).collect(),
+            contracts: FastMap::default(),
         };
         for t in &snapshot.tools {
             n.server_contract.add_name(&t.name);
@@ -215,6 +219,10 @@ impl Names {
             .chain(snapshot.resource_templates.iter().map(|r| &r.name));
         for name in caps {
             n.own_words.insert(name);
+            if !n.contracts.contains_key(name.as_str()) {
+                let contract = crate::analysis::directive::Contract::of_name(name);
+                n.contracts.insert(name.clone(), contract);
+            }
         }
         for p in &snapshot.prompts {
             for a in p.arguments.iter().flatten() {
@@ -228,7 +236,10 @@ impl Names {
     pub fn contract(&self, target: &Target) -> crate::analysis::directive::Contract {
         match target.kind {
             crate::snapshot::TargetKind::Server => self.server_contract.clone(),
-            _ => crate::analysis::directive::Contract::of_name(&target.name),
+            _ => match self.contracts.get(target.name.as_str()) {
+                Some(contract) => contract.clone(),
+                None => crate::analysis::directive::Contract::of_name(&target.name),
+            },
         }
     }
 

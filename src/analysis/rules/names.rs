@@ -751,7 +751,10 @@ pub fn quality(sink: &mut Sink<'_>, snapshot: &Snapshot) {
                     default_severity(ids::QLT_PARAM_DESCRIPTION),
                     &t,
                     "inputSchema.properties",
-                    format!("{} parameters without a description", missing.len()),
+                    match missing.len() {
+                        1 => "1 parameter without a description".to_string(),
+                        n => format!("{n} parameters without a description"),
+                    },
                     visible(&list),
                 );
             }
