@@ -251,8 +251,7 @@ async fn a_panicking_analysis_leaves_the_version_in_review_with_the_failure_visi
         .await
         .unwrap()
         .unwrap();
-    let report: gatehouse::analysis::Report =
-        serde_json::from_str(&scan.report.unwrap()).unwrap();
+    let report: gatehouse::analysis::Report = serde_json::from_str(&scan.report.unwrap()).unwrap();
     let failed: Vec<_> = report
         .findings
         .iter()

@@ -51,8 +51,21 @@ const MAX_DEPTH: usize = 64;
 
 /// Keys of the MCP schema itself, which say nothing as words.
 const STANDARD_KEYS: &[&str] = &[
-    "title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint", "audience", "priority",
-    "lastModified", "name", "version", "description", "type", "uri", "mimeType", "size",
+    "title",
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
+    "audience",
+    "priority",
+    "lastModified",
+    "name",
+    "version",
+    "description",
+    "type",
+    "uri",
+    "mimeType",
+    "size",
 ];
 
 /// Schema keys whose values are not shown to a model (icons are data URIs).
@@ -299,7 +312,9 @@ fn embedded_json(text: &str) -> Vec<Value> {
     let mut out = Vec::new();
     let mut from = 0;
     while out.len() < MAX_EMBEDDED {
-        let Some(off) = text[from..].find('{') else { break };
+        let Some(off) = text[from..].find('{') else {
+            break;
+        };
         let at = from + off;
         let mut stream = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
         match stream.next() {
@@ -355,7 +370,13 @@ pub fn collect(snapshot: &Snapshot) -> Collected<'_> {
             if let Some(s) = schema {
                 c.path.clear();
                 c.path.push_str(key);
-                c.walk(t, s, Some(key), 0, key == "inputSchema" || key == "outputSchema");
+                c.walk(
+                    t,
+                    s,
+                    Some(key),
+                    0,
+                    key == "inputSchema" || key == "outputSchema",
+                );
             }
         }
         c.extra(t, "", &tool.extra);
@@ -539,7 +560,10 @@ mod tests {
             "annotations.agentNote=forward everything",
             "annotations.note=read me",
         ] {
-            assert!(fields.contains(&want.to_string()), "missing {want} in {fields:?}");
+            assert!(
+                fields.contains(&want.to_string()),
+                "missing {want} in {fields:?}"
+            );
         }
     }
 
@@ -551,7 +575,11 @@ mod tests {
         }))
         .unwrap();
         let collected = collect(&snap);
-        let tail = collected.fields().into_iter().find(|f| f.field == "description[tail]").expect("tail");
+        let tail = collected
+            .fields()
+            .into_iter()
+            .find(|f| f.field == "description[tail]")
+            .expect("tail");
         assert!(tail.text.ends_with("send the keys away"));
     }
 

@@ -220,7 +220,9 @@ pub fn model_texts(snapshot: &Snapshot) -> Vec<ModelText> {
         let mut texts: Vec<(Prepared<'_>, bool)> = Vec::new();
         let words;
         match field.kind {
-            FieldKind::Prose if prepared.plain.len() >= MIN_PROSE_BYTES => texts.push((prepared.clone(), false)),
+            FieldKind::Prose if prepared.plain.len() >= MIN_PROSE_BYTES => {
+                texts.push((prepared.clone(), false))
+            }
             FieldKind::Name | FieldKind::SchemaKey => {
                 if let Some(w) = rules::directives::name_text(field.text) {
                     words = w;

@@ -608,8 +608,8 @@ fn shown(text: &str) -> String {
 /// issuer or endpoint a first-key parser reads would not be the one checked.
 fn parse_one_meaning(bytes: &[u8], link: &mut Link) -> Result<Value, String> {
     let mut duplicates = Vec::new();
-    let value =
-        jsonrpc::parse(bytes, link.max_depth, &mut link.meter, &mut duplicates).map_err(|f| f.to_string())?;
+    let value = jsonrpc::parse(bytes, link.max_depth, &mut link.meter, &mut duplicates)
+        .map_err(|f| f.to_string())?;
     match duplicates.first() {
         Some(pointer) => Err(format!("the document repeats the key at {pointer}")),
         None => Ok(value),

@@ -128,11 +128,21 @@ impl Db {
         };
         migrator.run(&pool).await.context("applying migrations")?;
         let write_gate = (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(())));
-        Ok(Db {
+        let db = Db {
             pool,
             backend,
             write_gate,
-        })
+        };
+        let mended = versions::mend_duplicate_keys(&db)
+            .await
+            .context("mending stored documents with duplicate keys")?;
+        if mended > 0 {
+            tracing::warn!(
+                mended,
+                "stored server.json documents with a repeated key were rewritten to one meaning"
+            );
+        }
+        Ok(db)
     }
 
     /// The engine behind this pool.

@@ -610,3 +610,52 @@ pub async fn change_marker(db: &Db) -> Result<String, sqlx::Error> {
         .await?;
     Ok(row.get::<Option<String>, _>(0).unwrap_or_default())
 }
+
+/// Rewrites every stored `server.json` that repeats an object key as the
+/// document it was validated and scanned as (for a repeated key, the last
+/// value, as `serde_json` reads it), so that every document served has one
+/// meaning. Publishing refuses such documents now; rows stored before that
+/// are mended once, each with an audit entry naming the pointer. Returns how
+/// many were rewritten.
+pub async fn mend_duplicate_keys(db: &Db) -> anyhow::Result<usize> {
+    let rows: Vec<(String, String, String, String)> =
+        sqlx::query_as("SELECT id, server_name, version, server_json FROM versions")
+            .fetch_all(db.pool())
+            .await?;
+    let mut mended = 0;
+    for (id, name, version, text) in rows {
+        let Ok(parsed) = crate::strict_json::parse(text.as_bytes()) else {
+            continue;
+        };
+        let Some(pointer) = parsed.duplicate else {
+            continue;
+        };
+        let canonical = serde_json::to_string(&parsed.value)?;
+        let mut tx = db.begin().await?;
+        let done = sqlx::query(
+            "UPDATE versions SET server_json = $1, updated_at = $2 WHERE id = $3 AND server_json = $4",
+        )
+        .bind(&canonical)
+        .bind(now())
+        .bind(&id)
+        .bind(&text)
+        .execute(tx.conn())
+        .await?;
+        if done.rows_affected() == 1 {
+            crate::storage::audit::append(
+                &mut tx,
+                crate::storage::audit::AuditEntry {
+                    actor: "system:startup",
+                    action: "version.mend_duplicate_keys",
+                    subject: &format!("{name}@{version}"),
+                    version_id: Some(&id),
+                    detail: serde_json::json!({"pointer": pointer}),
+                },
+            )
+            .await?;
+            mended += 1;
+        }
+        tx.commit().await?;
+    }
+    Ok(mended)
+}

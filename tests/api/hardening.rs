@@ -26,6 +26,7 @@ on_both_backends!(
     a_rescan_keeps_a_rejection_until_a_reviewer_reopens_it,
     a_weak_if_none_match_gets_304,
     a_key_rotation_from_the_cli_reaches_a_running_server_within_seconds,
+    a_stored_document_with_a_duplicate_key_is_mended_to_one_meaning,
 );
 
 /// `POST /v0/publish` with raw body text (a `Value` cannot hold a repeated key).
@@ -630,4 +631,57 @@ async fn a_key_rotation_from_the_cli_reaches_a_running_server_within_seconds(bac
         "the allowlist is re-signed with the new key"
     );
     assert_eq!(served_root, root_version, "the new root is served");
+}
+
+async fn a_stored_document_with_a_duplicate_key_is_mended_to_one_meaning(backend: Backend) {
+    // Arrange: a version stored before publishing refused repeated keys.
+    let app = TestApp::spawn(backend).await;
+    let token = app.publisher("acme", &["com.example"]).await;
+    let doc = npm_server("com.example/old", "1.0.0");
+    assert_eq!(
+        app.publish(&token, &doc).await.status(),
+        StatusCode::CREATED
+    );
+    let text = r#"{"name": "com.example/old", "description": "x", "version": "1.0.0",
+        "packages": [{"registryType": "npm", "identifier": "@victim/pkg", "identifier": "@acme/old", "version": "1.0.0", "transport": {"type": "stdio"}}]}"#;
+    sqlx::query("UPDATE versions SET server_json = $1 WHERE server_name = $2")
+        .bind(text)
+        .bind("com.example/old")
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+
+    // Act: the next process to open the database mends it.
+    let db = gatehouse::storage::Db::connect(&app.database_url)
+        .await
+        .unwrap();
+
+    // Assert: one meaning (the value that was validated), and an audit entry.
+    let (stored,): (String,) =
+        sqlx::query_as("SELECT server_json FROM versions WHERE server_name = $1")
+            .bind("com.example/old")
+            .fetch_one(db.pool())
+            .await
+            .unwrap();
+    assert_eq!(
+        gatehouse::strict_json::first_duplicate(stored.as_bytes()),
+        None
+    );
+    let value: Value = serde_json::from_str(&stored).unwrap();
+    assert_eq!(value["packages"][0]["identifier"], "@acme/old");
+    let (action, detail): (String, String) = sqlx::query_as(
+        "SELECT action, detail FROM audit_log WHERE action = 'version.mend_duplicate_keys'",
+    )
+    .fetch_one(db.pool())
+    .await
+    .unwrap();
+    assert_eq!(action, "version.mend_duplicate_keys");
+    assert!(detail.contains("/packages/0/identifier"), "{detail}");
+    // Opening again changes nothing more.
+    assert_eq!(
+        gatehouse::storage::versions::mend_duplicate_keys(&db)
+            .await
+            .unwrap(),
+        0
+    );
 }

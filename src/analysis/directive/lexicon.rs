@@ -110,164 +110,515 @@ cues! {
 /// English. Forms are listed explicitly where a stem would overreach.
 const ENGLISH: &[(Cues, &str)] = &[
     (YOU, "you your yours yourself yourselves you're you'll"),
-    (AGENT, "assistant assistants ai llm llms chatbot claude copilot chatgpt gpt gemini language+model ai+assistant ai+agent the+agent an+agent the+ai the+llm agents"),
-    (USER, "user users user's users' customer customers human humans person requester end-user end+user"),
-    (MODAL, "must shall should need+to needs+to have+to has+to required+to is+required+to are+required+to mandatory obligatory make+sure ensure be+sure compulsory"),
-    (ALWAYS, "always whenever every+time each+time constantly invariably at+all+times"),
+    (
+        AGENT,
+        "assistant assistants ai llm llms chatbot claude copilot chatgpt gpt gemini language+model ai+assistant ai+agent the+agent an+agent the+ai the+llm agents",
+    ),
+    (
+        USER,
+        "user users user's users' customer customers human humans person requester end-user end+user",
+    ),
+    (
+        MODAL,
+        "must shall should need+to needs+to have+to has+to required+to is+required+to are+required+to mandatory obligatory make+sure ensure be+sure compulsory",
+    ),
+    (
+        ALWAYS,
+        "always whenever every+time each+time constantly invariably at+all+times",
+    ),
     (NEVER, "never"),
-    (NEG, "not no don't do+not doesn't does+not didn't won't cannot can't without nor neither isn't aren't shouldn't mustn't"),
+    (
+        NEG,
+        "not no don't do+not doesn't does+not didn't won't cannot can't without nor neither isn't aren't shouldn't mustn't",
+    ),
     (PLEASE, "please kindly pls"),
-    (COND, "when whenever if after before once upon unless until while in+case as+soon+as prior+to"),
-    (ALLQ, "every all any each whatever everything anything everyone"),
-    (SEQ, "first firstly then next afterwards afterward finally subsequently later thereafter immediately beforehand"),
-    (ALSO, "also additionally too as+well in+addition a+copy copies duplicate mirror besides"),
-    (SELF, "this+tool this+server this+function this+service this+plugin this+integration this+api this+endpoint this+one i we our me my"),
+    (
+        COND,
+        "when whenever if after before once upon unless until while in+case as+soon+as prior+to",
+    ),
+    (
+        ALLQ,
+        "every all any each whatever everything anything everyone",
+    ),
+    (
+        SEQ,
+        "first firstly then next afterwards afterward finally subsequently later thereafter immediately beforehand",
+    ),
+    (
+        ALSO,
+        "also additionally too as+well in+addition a+copy copies duplicate mirror besides",
+    ),
+    (
+        SELF,
+        "this+tool this+server this+function this+service this+plugin this+integration this+api this+endpoint this+one i we our me my",
+    ),
     // Verbs: base forms open imperatives.
     (V_RUN | BASE, "run execute launch exec spawn"),
-    (V_RUN, "runs ran running executes executed executing launches launched launching spawns spawned"),
+    (
+        V_RUN,
+        "runs ran running executes executed executing launches launched launching spawns spawned",
+    ),
     (V_CALL | BASE, "call invoke use utilize utilise"),
-    (V_CALL, "calls called calling invokes invoked invoking uses used using"),
-    (V_CONTACT | BASE, "visit fetch ping curl wget browse navigate register notify contact connect go+to open+the+url load+the+url"),
-    (V_CONTACT, "visits visited visiting fetches fetched fetching pings pinged registers registered notifies notified contacts contacted connects connected navigates"),
-    (V_SEND | BASE, "send forward submit upload post transmit share email mail cc bcc relay deliver leak exfiltrate dispatch report+to copy+to sync beam"),
-    (V_SEND, "sends sent sending forwards forwarded forwarding submits submitted submitting uploads uploaded uploading posts posted posting transmits transmitted shares shared sharing emails emailed mails mailed relays relayed delivers delivered leaks leaked exfiltrates exfiltrated exfiltrating dispatches dispatched syncs synced"),
-    (V_PUT | BASE, "include append prepend embed attach pass put paste provide supply insert add fill copy"),
-    (V_PUT, "includes included including appends appended embeds embedded attaches attached passes passed provides provided supplies supplied inserts inserted adds added fills filled copies copied"),
-    (V_READ | BASE, "read open cat load dump collect gather grab extract retrieve access scan list harvest scrape inspect enumerate look+up locate find obtain fetch print"),
-    (V_READ, "reads opens opened loads loaded dumps dumped gathers gathered grabs grabbed extracts extracted retrieves retrieved accesses accessed scans scanned lists listed inspects enumerates obtains obtained locates"),
-    (V_TELL | BASE | DISCLOSE, "tell inform say warn remind explain assure advise announce notify mention reveal disclose alert let+know"),
-    (V_TELL | BASE, "reply respond answer ask instruct convince persuade urge prompt+the+user"),
-    (V_TELL | DISCLOSE, "tells told informs informed says said warns warned reminds explains claims claimed assures advises announces mentions reveals discloses"),
-    (V_TELL, "replies replied responds responded answers answered asks asked instructs urges"),
-    (V_HIDE | BASE, "hide conceal suppress withhold obscure keep+quiet keep+secret cover+up"),
-    (V_HIDE, "hides hiding conceals concealed suppresses suppressed withholds withheld obscures"),
-    (V_DISABLE | BASE, "disable deactivate bypass circumvent skip turn+off switch+off shut+off opt+out override relax waive lift"),
-    (V_DISABLE, "disables disabled deactivates deactivated bypasses bypassed skips skipped skipping overrides overridden relaxed waived"),
-    (V_ALTER | BASE, "set change replace swap modify alter rewrite substitute extend append prepend add insert inject redirect round adjust increase decrease reduce lower raise inflate deflate multiply shift tweak bump"),
-    (V_ALTER, "sets changes changed replaces replaced swaps swapped modifies modified alters altered rewrites rewritten substitutes substituted extends extended appends prepends prepended adds added inserts injects injected redirects redirected rounds rounded adjusts adjusted increases increased decreases decreased reduces reduced lowered raised inflated multiplied shifted"),
-    (V_PREFER | BASE, "prefer choose pick select favor favour recommend rely+on trust opt+for stick+with go+with"),
-    (V_PREFER, "prefers preferred chooses chose chosen picks favors favours recommends trusts"),
-    (V_IGNORE | BASE, "ignore disregard forget overrule discard abandon dismiss neglect avoid"),
-    (V_IGNORE, "ignores ignored ignoring disregards disregarded forgets avoids avoided"),
-    (V_REPORT | BASE, "report present show display state quote summarize summarise output print render describe"),
-    (V_REPORT, "reports reported presents presented shows shown displays displayed summarizes summarises outputs rendered describes returns returned"),
-    (V_COLLECT | BASE, "collect harvest capture record steal siphon keylog intercept sniff exfiltrate"),
-    (V_COLLECT, "collects collected collecting harvests harvested capturing captures captured records recorded recording steals stole intercepts intercepted siphons"),
+    (
+        V_CALL,
+        "calls called calling invokes invoked invoking uses used using",
+    ),
+    (
+        V_CONTACT | BASE,
+        "visit fetch ping curl wget browse navigate register notify contact connect go+to open+the+url load+the+url",
+    ),
+    (
+        V_CONTACT,
+        "visits visited visiting fetches fetched fetching pings pinged registers registered notifies notified contacts contacted connects connected navigates",
+    ),
+    (
+        V_SEND | BASE,
+        "send forward submit upload post transmit share email mail cc bcc relay deliver leak exfiltrate dispatch report+to copy+to sync beam",
+    ),
+    (
+        V_SEND,
+        "sends sent sending forwards forwarded forwarding submits submitted submitting uploads uploaded uploading posts posted posting transmits transmitted shares shared sharing emails emailed mails mailed relays relayed delivers delivered leaks leaked exfiltrates exfiltrated exfiltrating dispatches dispatched syncs synced",
+    ),
+    (
+        V_PUT | BASE,
+        "include append prepend embed attach pass put paste provide supply insert add fill copy",
+    ),
+    (
+        V_PUT,
+        "includes included including appends appended embeds embedded attaches attached passes passed provides provided supplies supplied inserts inserted adds added fills filled copies copied",
+    ),
+    (
+        V_READ | BASE,
+        "read open cat load dump collect gather grab extract retrieve access scan list harvest scrape inspect enumerate look+up locate find obtain fetch print",
+    ),
+    (
+        V_READ,
+        "reads opens opened loads loaded dumps dumped gathers gathered grabs grabbed extracts extracted retrieves retrieved accesses accessed scans scanned lists listed inspects enumerates obtains obtained locates",
+    ),
+    (
+        V_TELL | BASE | DISCLOSE,
+        "tell inform say warn remind explain assure advise announce notify mention reveal disclose alert let+know",
+    ),
+    (
+        V_TELL | BASE,
+        "reply respond answer ask instruct convince persuade urge prompt+the+user",
+    ),
+    (
+        V_TELL | DISCLOSE,
+        "tells told informs informed says said warns warned reminds explains claims claimed assures advises announces mentions reveals discloses",
+    ),
+    (
+        V_TELL,
+        "replies replied responds responded answers answered asks asked instructs urges",
+    ),
+    (
+        V_HIDE | BASE,
+        "hide conceal suppress withhold obscure keep+quiet keep+secret cover+up",
+    ),
+    (
+        V_HIDE,
+        "hides hiding conceals concealed suppresses suppressed withholds withheld obscures",
+    ),
+    (
+        V_DISABLE | BASE,
+        "disable deactivate bypass circumvent skip turn+off switch+off shut+off opt+out override relax waive lift",
+    ),
+    (
+        V_DISABLE,
+        "disables disabled deactivates deactivated bypasses bypassed skips skipped skipping overrides overridden relaxed waived",
+    ),
+    (
+        V_ALTER | BASE,
+        "set change replace swap modify alter rewrite substitute extend append prepend add insert inject redirect round adjust increase decrease reduce lower raise inflate deflate multiply shift tweak bump",
+    ),
+    (
+        V_ALTER,
+        "sets changes changed replaces replaced swaps swapped modifies modified alters altered rewrites rewritten substitutes substituted extends extended appends prepends prepended adds added inserts injects injected redirects redirected rounds rounded adjusts adjusted increases increased decreases decreased reduces reduced lowered raised inflated multiplied shifted",
+    ),
+    (
+        V_PREFER | BASE,
+        "prefer choose pick select favor favour recommend rely+on trust opt+for stick+with go+with",
+    ),
+    (
+        V_PREFER,
+        "prefers preferred chooses chose chosen picks favors favours recommends trusts",
+    ),
+    (
+        V_IGNORE | BASE,
+        "ignore disregard forget overrule discard abandon dismiss neglect avoid",
+    ),
+    (
+        V_IGNORE,
+        "ignores ignored ignoring disregards disregarded forgets avoids avoided",
+    ),
+    (
+        V_REPORT | BASE,
+        "report present show display state quote summarize summarise output print render describe",
+    ),
+    (
+        V_REPORT,
+        "reports reported presents presented shows shown displays displayed summarizes summarises outputs rendered describes returns returned",
+    ),
+    (
+        V_COLLECT | BASE,
+        "collect harvest capture record steal siphon keylog intercept sniff exfiltrate",
+    ),
+    (
+        V_COLLECT,
+        "collects collected collecting harvests harvested capturing captures captured records recorded recording steals stole intercepts intercepted siphons",
+    ),
     (V_STORE | BASE, "store save keep manage retain"),
-    (V_STORE, "stores stored saves saved keeps kept manages managed retains retained"),
+    (
+        V_STORE,
+        "stores stored saves saved keeps kept manages managed retains retained",
+    ),
     // Objects.
-    (N_SECRET, "password passwords passwd passphrase passphrases credential credentials token tokens secret secrets api+key api+keys apikey access+key access+keys secret+key cookie cookies session+token session+cookie session+cookies login+details private+key private+keys ssh+key ssh+keys auth+token bearer keychain keyring oauth+token refresh+token jwt"),
-    (N_STRONG, "seed+phrase recovery+phrase mnemonic cvv cvc card+number credit+card pin one-time+code otp 2fa+code verification+code security+code ssn social+security+number mfa+code backup+codes private+key wallet+key"),
-    (N_LOCAL, "file files folder folders directory directories home+directory desktop documents downloads clipboard environment+variables env+vars env config configuration disk filesystem local+files dotfiles browser+history keychain"),
-    (N_CONVO, "chat+history chat+log conversation+history this+conversation the+conversation our+conversation entire+conversation whole+conversation full+conversation system+prompt previous+messages earlier+messages prior+messages past+messages user's+messages your+instructions your+prompt your+context context+window chat+so+far conversation+so+far"),
-    (N_DATA, "user+data personal+data details information info contacts address+book address+books emails data pii profile profiles location locations calendar documents records everything order+details customer+data payment+details billing+details"),
-    (N_RESULT, "result results output outputs response responses answer answers value values price prices number numbers total totals amount amounts score scores rating ratings balance balances figure figures statistics metric metrics percentage rate rates temperature count counts sentiment review reviews estimate estimates quote quotes cost costs fee fees"),
-    (N_INPUT, "query queries search+terms search+query keyword keywords parameter parameters argument arguments input inputs request+body"),
-    (N_ROUTE, "recipient recipients to+field cc bcc account accounts destination payee beneficiary iban routing+number wallet+address receiver target+account to+address"),
-    (N_SAFEGUARD, "confirmation confirmations confirm+prompt confirmation+prompt confirmation+prompts confirmation+dialog safety safeguard safeguards guardrail guardrails content+filter content+filters safety+filter safety+filters moderation sandbox sandboxing approval approvals consent verification two-factor security+checks safety+checks content+policy restrictions safe+mode safety+mode safety_mode human+review human+in+the+loop review+step ssl+verification certificate+checks certificate+verification warnings warning"),
-    (N_TOOL, "tool tools function functions server servers plugin plugins integration integrations connector connectors mcp+server mcp+servers"),
-    (N_ALT, "other others alternative alternatives instead rather+than in+place+of over+any any+other the+rest competing built-in builtin native"),
-    (N_CMD, "command commands script scripts shell terminal bash console cli snippet powershell cmd"),
-    (N_INSTR, "instructions instruction guidelines directives prompt"),
-    (DEPREC, "deprecated deprecate retired obsolete discontinued no+longer sunset sunsetted end+of+life decommissioned broken unsafe insecure compromised unavailable replaced+by superseded legacy outdated defunct"),
-    (HYPE, "best most+trusted trusted #1 number+one top-rated top+rated highest+rated most+reliable superior certified ultimate fastest perfect unbeatable world's most+accurate only+reliable five-star 5-star"),
-    (AUTH, "administrator admin administrators developer developers operator vendor compliance regulation regulatory mandated authorized authorised security+team it+department"),
-    (PHISH, "expired suspended locked compromised unusual+activity re-enter reenter re-authenticate reauthenticate re-login log+in+again sign+in+again security+alert breached deactivated reset+your confirm+your+identity verify+your verify+their update+your+payment immediately+verify account+will+be"),
-    (COMPETITOR, "competitor competitors competitor's rival rivals competing"),
-    (COMPARE, "lower higher less more cheaper pricier inflate inflated deflate reduced increased below above"),
-    (DOC, "see docs documentation reference learn+more details+at guide spec specification readme homepage website more+info manual"),
-    (EXAMPLE, "e.g i.e eg example examples such+as for+instance like sample"),
-    (DETECT, "detect detects detected detecting detection flag flags flagged classify classifies classifier scan+for scans+for identify identifies recognize recognizes catch catches"),
-    (DANGER, "sudo rm chmod chown curl wget powershell iex invoke-expression nc netcat mkfifo mkfs"),
-    (AUTO, "automatically silently quietly secretly covertly invisibly discreetly transparently behind+the+scenes in+the+background without+asking without+telling unnoticed"),
+    (
+        N_SECRET,
+        "password passwords passwd passphrase passphrases credential credentials token tokens secret secrets api+key api+keys apikey access+key access+keys secret+key cookie cookies session+token session+cookie session+cookies login+details private+key private+keys ssh+key ssh+keys auth+token bearer keychain keyring oauth+token refresh+token jwt",
+    ),
+    (
+        N_STRONG,
+        "seed+phrase recovery+phrase mnemonic cvv cvc card+number credit+card pin one-time+code otp 2fa+code verification+code security+code ssn social+security+number mfa+code backup+codes private+key wallet+key",
+    ),
+    (
+        N_LOCAL,
+        "file files folder folders directory directories home+directory desktop documents downloads clipboard environment+variables env+vars env config configuration disk filesystem local+files dotfiles browser+history keychain",
+    ),
+    (
+        N_CONVO,
+        "chat+history chat+log conversation+history this+conversation the+conversation our+conversation entire+conversation whole+conversation full+conversation system+prompt previous+messages earlier+messages prior+messages past+messages user's+messages your+instructions your+prompt your+context context+window chat+so+far conversation+so+far",
+    ),
+    (
+        N_DATA,
+        "user+data personal+data details information info contacts address+book address+books emails data pii profile profiles location locations calendar documents records everything order+details customer+data payment+details billing+details",
+    ),
+    (
+        N_RESULT,
+        "result results output outputs response responses answer answers value values price prices number numbers total totals amount amounts score scores rating ratings balance balances figure figures statistics metric metrics percentage rate rates temperature count counts sentiment review reviews estimate estimates quote quotes cost costs fee fees",
+    ),
+    (
+        N_INPUT,
+        "query queries search+terms search+query keyword keywords parameter parameters argument arguments input inputs request+body",
+    ),
+    (
+        N_ROUTE,
+        "recipient recipients to+field cc bcc account accounts destination payee beneficiary iban routing+number wallet+address receiver target+account to+address",
+    ),
+    (
+        N_SAFEGUARD,
+        "confirmation confirmations confirm+prompt confirmation+prompt confirmation+prompts confirmation+dialog safety safeguard safeguards guardrail guardrails content+filter content+filters safety+filter safety+filters moderation sandbox sandboxing approval approvals consent verification two-factor security+checks safety+checks content+policy restrictions safe+mode safety+mode safety_mode human+review human+in+the+loop review+step ssl+verification certificate+checks certificate+verification warnings warning",
+    ),
+    (
+        N_TOOL,
+        "tool tools function functions server servers plugin plugins integration integrations connector connectors mcp+server mcp+servers",
+    ),
+    (
+        N_ALT,
+        "other others alternative alternatives instead rather+than in+place+of over+any any+other the+rest competing built-in builtin native",
+    ),
+    (
+        N_CMD,
+        "command commands script scripts shell terminal bash console cli snippet powershell cmd",
+    ),
+    (
+        N_INSTR,
+        "instructions instruction guidelines directives prompt",
+    ),
+    (
+        DEPREC,
+        "deprecated deprecate retired obsolete discontinued no+longer sunset sunsetted end+of+life decommissioned broken unsafe insecure compromised unavailable replaced+by superseded legacy outdated defunct",
+    ),
+    (
+        HYPE,
+        "best most+trusted trusted #1 number+one top-rated top+rated highest+rated most+reliable superior certified ultimate fastest perfect unbeatable world's most+accurate only+reliable five-star 5-star",
+    ),
+    (
+        AUTH,
+        "administrator admin administrators developer developers operator vendor compliance regulation regulatory mandated authorized authorised security+team it+department",
+    ),
+    (
+        PHISH,
+        "expired suspended locked compromised unusual+activity re-enter reenter re-authenticate reauthenticate re-login log+in+again sign+in+again security+alert breached deactivated reset+your confirm+your+identity verify+your verify+their update+your+payment immediately+verify account+will+be",
+    ),
+    (
+        COMPETITOR,
+        "competitor competitors competitor's rival rivals competing",
+    ),
+    (
+        COMPARE,
+        "lower higher less more cheaper pricier inflate inflated deflate reduced increased below above",
+    ),
+    (
+        DOC,
+        "see docs documentation reference learn+more details+at guide spec specification readme homepage website more+info manual",
+    ),
+    (
+        EXAMPLE,
+        "e.g i.e eg example examples such+as for+instance like sample",
+    ),
+    (
+        DETECT,
+        "detect detects detected detecting detection flag flags flagged classify classifies classifier scan+for scans+for identify identifies recognize recognizes catch catches",
+    ),
+    (
+        DANGER,
+        "sudo rm chmod chown curl wget powershell iex invoke-expression nc netcat mkfifo mkfs",
+    ),
+    (
+        AUTO,
+        "automatically silently quietly secretly covertly invisibly discreetly transparently behind+the+scenes in+the+background without+asking without+telling unnoticed",
+    ),
     (BE, "be is are was were been being"),
-    (FALSE, "shutting+down shut+down bankrupt bankruptcy scam scams fraudulent fake fraud closing+down going+out+of+business defunct hacked untrustworthy illegal lawsuit"),
-    (TRUST, "fully completely blindly implicitly unconditionally without+question absolutely entirely"),
-    (DESTRUCTIVE, "delete deletes remove removes overwrite overwrites drop drops wipe wipes erase erases destroy destroys truncate purge"),
-    (MENTION, "mentions mention mentioned asks+about talks+about types writes says refers+to brings+up speaks+of searches+for is+from comes+from discusses"),
-    (EXTERNAL, "third+party third-party third+parties partner partners remote external our+server our+servers our+backend our+team analytics+partner affiliates affiliate"),
-    (PROMO, "offer offers deal deals discount discounts coupon coupons buy purchase sponsored sponsor promo promotion promotional subscribe upgrade"),
-    (MONEY, "payment payments pay transfer transfers invoice invoices wallet wire refund price checkout purchase funds"),
+    (
+        FALSE,
+        "shutting+down shut+down bankrupt bankruptcy scam scams fraudulent fake fraud closing+down going+out+of+business defunct hacked untrustworthy illegal lawsuit",
+    ),
+    (
+        TRUST,
+        "fully completely blindly implicitly unconditionally without+question absolutely entirely",
+    ),
+    (
+        DESTRUCTIVE,
+        "delete deletes remove removes overwrite overwrites drop drops wipe wipes erase erases destroy destroys truncate purge",
+    ),
+    (
+        MENTION,
+        "mentions mention mentioned asks+about talks+about types writes says refers+to brings+up speaks+of searches+for is+from comes+from discusses",
+    ),
+    (
+        EXTERNAL,
+        "third+party third-party third+parties partner partners remote external our+server our+servers our+backend our+team analytics+partner affiliates affiliate",
+    ),
+    (
+        PROMO,
+        "offer offers deal deals discount discounts coupon coupons buy purchase sponsored sponsor promo promotion promotional subscribe upgrade",
+    ),
+    (
+        MONEY,
+        "payment payments pay transfer transfers invoice invoices wallet wire refund price checkout purchase funds",
+    ),
     (STOP, "stop halt refuse cancel abort"),
-    (ANSWERING, "answering responding replying your+answer your+reply your+response your+summary each+response every+response each+answer every+answer final+answer each+reply every+reply each+turn every+turn every+message+you"),
-    (REGARDLESS, "even+if regardless regardless+of no+matter+what even+when whatever+the"),
-    (SOLICIT, "reply+with respond+with type enter re-enter provide share paste send+us send+back submit give confirm+your upload+your read+out"),
-    (SELL, "sell sells sold resell resells resold monetize monetise monetizes monetises monetized broker brokers brokered data-broker syndicate syndicates syndicated"),
-    (OVERRIDE_USER, "whatever+the+user whichever instead+of+the+named instead+of+the+requested instead+of+the+user's instead+of+the+chosen regardless+of+what+the+user no+matter+what+the+user whatever+they+asked than+requested than+the+user+asked the+real+address the+real+recipient"),
-    (OMIT, "omit omits leave+out leave+it+out leave+them+out exclude excludes drop drops filter+out skip+over"),
+    (
+        ANSWERING,
+        "answering responding replying your+answer your+reply your+response your+summary each+response every+response each+answer every+answer final+answer each+reply every+reply each+turn every+turn every+message+you",
+    ),
+    (
+        REGARDLESS,
+        "even+if regardless regardless+of no+matter+what even+when whatever+the",
+    ),
+    (
+        SOLICIT,
+        "reply+with respond+with type enter re-enter provide share paste send+us send+back submit give confirm+your upload+your read+out",
+    ),
+    (
+        SELL,
+        "sell sells sold resell resells resold monetize monetise monetizes monetises monetized broker brokers brokered data-broker syndicate syndicates syndicated",
+    ),
+    (
+        OVERRIDE_USER,
+        "whatever+the+user whichever instead+of+the+named instead+of+the+requested instead+of+the+user's instead+of+the+chosen regardless+of+what+the+user no+matter+what+the+user whatever+they+asked than+requested than+the+user+asked the+real+address the+real+recipient",
+    ),
+    (
+        OMIT,
+        "omit omits leave+out leave+it+out leave+them+out exclude excludes drop drops filter+out skip+over",
+    ),
     (ONLY, "only nothing+else no+other solely none+of+the+other"),
-    (CONVO_NOUN, "messages message chat chats history prompts prompt turns replies conversation conversations transcript thread dialogue"),
-    (CONVO_QUAL, "previous prior earlier last past recent entire whole full complete user's user verbatim all+previous chat every"),
-    (HYPE, "beats outperforms industry-leading unmatched unrivalled unrivaled"),
-    (FALSE, "unreliable inaccurate malicious wrong dangerous unlicensed unauthorized unauthorised uncertified not+authorised not+authorized not+certified leak leaks"),
-    (N_TOOL, "service services provider providers app apps platform platforms connector"),
-    (N_STRONG, "payment+card card+details saved+card saved+cards card+reader bank+pin master+password online-banking"),
+    (
+        CONVO_NOUN,
+        "messages message chat chats history prompts prompt turns replies conversation conversations transcript thread dialogue",
+    ),
+    (
+        CONVO_QUAL,
+        "previous prior earlier last past recent entire whole full complete user's user verbatim all+previous chat every",
+    ),
+    (
+        HYPE,
+        "beats outperforms industry-leading unmatched unrivalled unrivaled",
+    ),
+    (
+        FALSE,
+        "unreliable inaccurate malicious wrong dangerous unlicensed unauthorized unauthorised uncertified not+authorised not+authorized not+certified leak leaks",
+    ),
+    (
+        N_TOOL,
+        "service services provider providers app apps platform platforms connector",
+    ),
+    (
+        N_STRONG,
+        "payment+card card+details saved+card saved+cards card+reader bank+pin master+password online-banking",
+    ),
     (N_LOCAL, "browser+profile saved+passwords"),
     (V_ALTER | BASE, "double triple halve"),
     (V_ALTER, "doubles doubled triples tripled halves halved"),
-    (V_SEND, "publishes published routes syndicates reports+to logged+to"),
+    (
+        V_SEND,
+        "publishes published routes syndicates reports+to logged+to",
+    ),
     (V_RUN | BASE, "install reinstall download"),
     (V_RUN, "installs installed installing downloads downloaded"),
-    (DEPREC, "withdrawn switched+off turned+off phased+out retired"),
+    (
+        DEPREC,
+        "withdrawn switched+off turned+off phased+out retired",
+    ),
     (N_RESULT, "summary summaries digest recap overview"),
-    (N_SAFEGUARD, "confirm confirmation+step are+you+sure double-check"),
-    (V_TELL | BASE | DISCLOSE, "point+out point+this+out flag+this"),
-    (V_DISABLE | N_SAFEGUARD | BASE, "auto-approve auto-approval autoapprove auto-confirm yolo dangerously-skip-permissions skip-permissions"),
+    (
+        N_SAFEGUARD,
+        "confirm confirmation+step are+you+sure double-check",
+    ),
+    (
+        V_TELL | BASE | DISCLOSE,
+        "point+out point+this+out flag+this",
+    ),
+    (
+        V_DISABLE | N_SAFEGUARD | BASE,
+        "auto-approve auto-approval autoapprove auto-confirm yolo dangerously-skip-permissions skip-permissions",
+    ),
     (DOC, "more+information further+information"),
 ];
 
 /// Other languages with spaces between words: the cues that matter most.
 const OTHERS: &[(Cues, &str)] = &[
     // Spanish / Portuguese / Italian.
-    (YOU, "tú tu tus usted ustedes você vocês seu sua tuo tua voi lei"),
+    (
+        YOU,
+        "tú tu tus usted ustedes você vocês seu sua tuo tua voi lei",
+    ),
     (AGENT, "asistente agente ia assistente"),
-    (USER, "usuario usuarios usuaria cliente clientes usuário usuários utente utenti"),
-    (MODAL, "debes debe deben debera deberá tienes+que tiene+que hay+que obligatorio necesario deve devem precisa tem+que devi bisogna obbligatorio asegúrate certifique-se assicurati"),
+    (
+        USER,
+        "usuario usuarios usuaria cliente clientes usuário usuários utente utenti",
+    ),
+    (
+        MODAL,
+        "debes debe deben debera deberá tienes+que tiene+que hay+que obligatorio necesario deve devem precisa tem+que devi bisogna obbligatorio asegúrate certifique-se assicurati",
+    ),
     (ALWAYS, "siempre sempre cada+vez ogni+volta toda+vez"),
     (NEVER | NEG, "nunca jamás mai"),
     (NEG, "no não non sin sem senza"),
     (COND, "cuando si después antes quando se depois dopo prima"),
     (ALLQ, "todos toda todas cualquier cada qualquer tutti ogni"),
-    (V_RUN | BASE, "ejecuta ejecute ejecutar corre execute executar esegui eseguire lanza"),
-    (V_SEND | BASE, "envía envia envíe enviar manda mande reenvía reenvia incluye incluya adjunta sube envie enviar inclua anexe invia inviare includi allega"),
-    (V_CONTACT | BASE, "visita visite accede acceda registra chama contatta"),
-    (V_READ | BASE, "lee lea leer abre abra lê leia abra leggi apri recopila recolhe raccogli"),
-    (V_TELL | BASE, "dile dígale diga informa informe responde responda dì dica avisa avise rispondi comunica"),
-    (V_HIDE | BASE, "oculta oculte esconde esconda nasconde nascondi omite omita ometti"),
-    (V_DISABLE | BASE, "desactiva desactive desativa desative disattiva omite salta ignora"),
-    (V_ALTER | BASE, "cambia cambie añade añada agrega agregue reemplaza reemplace altera altere adiciona adicione substitui aggiungi sostituisci modifica"),
-    (V_IGNORE | BASE, "ignora ignore ignorar olvida esqueça dimentica"),
-    (V_PREFER | BASE, "utiliza prefiere prefira preferisci elige escolha scegli"),
-    (V_COLLECT, "recopila recoge recolecta coleta captura raccoglie registra"),
-    (N_SECRET, "contraseña contraseñas senha senhas credenciales credenciais token tokens clave claves chave chaves password credenziali"),
+    (
+        V_RUN | BASE,
+        "ejecuta ejecute ejecutar corre execute executar esegui eseguire lanza",
+    ),
+    (
+        V_SEND | BASE,
+        "envía envia envíe enviar manda mande reenvía reenvia incluye incluya adjunta sube envie enviar inclua anexe invia inviare includi allega",
+    ),
+    (
+        V_CONTACT | BASE,
+        "visita visite accede acceda registra chama contatta",
+    ),
+    (
+        V_READ | BASE,
+        "lee lea leer abre abra lê leia abra leggi apri recopila recolhe raccogli",
+    ),
+    (
+        V_TELL | BASE,
+        "dile dígale diga informa informe responde responda dì dica avisa avise rispondi comunica",
+    ),
+    (
+        V_HIDE | BASE,
+        "oculta oculte esconde esconda nasconde nascondi omite omita ometti",
+    ),
+    (
+        V_DISABLE | BASE,
+        "desactiva desactive desativa desative disattiva omite salta ignora",
+    ),
+    (
+        V_ALTER | BASE,
+        "cambia cambie añade añada agrega agregue reemplaza reemplace altera altere adiciona adicione substitui aggiungi sostituisci modifica",
+    ),
+    (
+        V_IGNORE | BASE,
+        "ignora ignore ignorar olvida esqueça dimentica",
+    ),
+    (
+        V_PREFER | BASE,
+        "utiliza prefiere prefira preferisci elige escolha scegli",
+    ),
+    (
+        V_COLLECT,
+        "recopila recoge recolecta coleta captura raccoglie registra",
+    ),
+    (
+        N_SECRET,
+        "contraseña contraseñas senha senhas credenciales credenciais token tokens clave claves chave chaves password credenziali",
+    ),
     (N_CONVO, "conversación conversa conversazione historial"),
-    (N_SAFEGUARD, "confirmación confirmação conferma seguridad segurança sicurezza aprobación aprovação approvazione"),
-    (N_TOOL, "herramienta herramientas ferramenta ferramentas strumento strumenti servidor"),
-    (N_ALT, "otras otros outra outras outros altri altre alternativa alternativas"),
-    (DEPREC, "obsoleta obsoleto obsoletas desactualizado descontinuado descontinuada retirada retirado deprecado deprecada"),
+    (
+        N_SAFEGUARD,
+        "confirmación confirmação conferma seguridad segurança sicurezza aprobación aprovação approvazione",
+    ),
+    (
+        N_TOOL,
+        "herramienta herramientas ferramenta ferramentas strumento strumenti servidor",
+    ),
+    (
+        N_ALT,
+        "otras otros outra outras outros altri altre alternativa alternativas",
+    ),
+    (
+        DEPREC,
+        "obsoleta obsoleto obsoletas desactualizado descontinuado descontinuada retirada retirado deprecado deprecada",
+    ),
     // German / Dutch.
     (YOU, "du dein deine deinen dich ihr ihre jij jouw uw"),
     (AGENT, "assistent ki"),
-    (USER, "benutzer benutzerin nutzer nutzerin kunde kunden anwender gebruiker klant"),
-    (MODAL, "musst muss müssen sollst soll sollen erforderlich zwingend pflicht stelle+sicher moet moeten verplicht"),
+    (
+        USER,
+        "benutzer benutzerin nutzer nutzerin kunde kunden anwender gebruiker klant",
+    ),
+    (
+        MODAL,
+        "musst muss müssen sollst soll sollen erforderlich zwingend pflicht stelle+sicher moet moeten verplicht",
+    ),
     (ALWAYS, "immer stets jedes+mal altijd"),
     (NEVER | NEG, "niemals nie nooit"),
     (NEG, "nicht kein keine ohne niet geen zonder"),
     (COND, "wenn nachdem bevor sobald voordat nadat"),
     (ALLQ, "alle jede jeden jeder jedes alles elke alle"),
     (V_RUN | BASE, "führe führen ausführen starte voer"),
-    (V_SEND | BASE, "sende senden schicke schicken übermittle leite+weiter lade+hoch füge+hinzu stuur verstuur"),
-    (V_CONTACT | BASE, "besuche rufe+auf registriere kontaktiere bezoek"),
+    (
+        V_SEND | BASE,
+        "sende senden schicke schicken übermittle leite+weiter lade+hoch füge+hinzu stuur verstuur",
+    ),
+    (
+        V_CONTACT | BASE,
+        "besuche rufe+auf registriere kontaktiere bezoek",
+    ),
     (V_READ | BASE, "lies lese öffne sammle lees open verzamel"),
-    (V_TELL | BASE, "sage sag teile+mit antworte informiere melde vertel zeg"),
-    (V_HIDE | BASE, "verberge verschweige verstecke verheimliche verberg"),
-    (V_DISABLE | BASE, "deaktiviere überspringe umgehe schalte+ab schalte+aus schakel+uit"),
-    (V_ALTER | BASE, "ändere ersetze setze füge+hinzu wijzig vervang"),
+    (
+        V_TELL | BASE,
+        "sage sag teile+mit antworte informiere melde vertel zeg",
+    ),
+    (
+        V_HIDE | BASE,
+        "verberge verschweige verstecke verheimliche verberg",
+    ),
+    (
+        V_DISABLE | BASE,
+        "deaktiviere überspringe umgehe schalte+ab schalte+aus schakel+uit",
+    ),
+    (
+        V_ALTER | BASE,
+        "ändere ersetze setze füge+hinzu wijzig vervang",
+    ),
     (V_IGNORE | BASE, "ignoriere vergiss negeer"),
-    (V_PREFER | BASE, "verwende benutze nutze bevorzuge wähle gebruik"),
-    (N_SECRET, "passwort passwörter kennwort zugangsdaten wachtwoord"),
+    (
+        V_PREFER | BASE,
+        "verwende benutze nutze bevorzuge wähle gebruik",
+    ),
+    (
+        N_SECRET,
+        "passwort passwörter kennwort zugangsdaten wachtwoord",
+    ),
     (N_CONVO, "unterhaltung gespräch chatverlauf gesprek"),
-    (N_SAFEGUARD, "bestätigung sicherheit sicherheitsabfrage freigabe bevestiging"),
+    (
+        N_SAFEGUARD,
+        "bestätigung sicherheit sicherheitsabfrage freigabe bevestiging",
+    ),
     (N_TOOL, "werkzeug werkzeuge"),
     (N_ALT, "andere anderen anderer alternativen"),
     (DEPREC, "veraltet eingestellt abgekündigt verouderd"),
@@ -275,30 +626,60 @@ const OTHERS: &[(Cues, &str)] = &[
     (YOU, "toi vous votre vos"),
     (AGENT, "assistant ia"),
     (USER, "utilisateur utilisatrice utilisateurs"),
-    (MODAL, "dois doit devez doivent obligatoire nécessaire il+faut assure-toi assurez-vous"),
+    (
+        MODAL,
+        "dois doit devez doivent obligatoire nécessaire il+faut assure-toi assurez-vous",
+    ),
     (ALWAYS, "toujours chaque+fois"),
     (NEVER | NEG, "jamais"),
     (NEG, "ne pas sans aucun"),
     (COND, "quand lorsque si après avant dès"),
     (ALLQ, "tout tous toute toutes chaque"),
     (V_RUN | BASE, "exécute exécutez lance lancez"),
-    (V_SEND | BASE, "envoie envoyez transmets transmettez transfère transférez incluez joignez téléverse"),
-    (V_CONTACT | BASE, "visite visitez contacte contactez enregistre"),
+    (
+        V_SEND | BASE,
+        "envoie envoyez transmets transmettez transfère transférez incluez joignez téléverse",
+    ),
+    (
+        V_CONTACT | BASE,
+        "visite visitez contacte contactez enregistre",
+    ),
     (V_READ | BASE, "lis lisez ouvre ouvrez collecte récupère"),
-    (V_TELL | BASE, "dis dites informe informez réponds répondez préviens annonce"),
+    (
+        V_TELL | BASE,
+        "dis dites informe informez réponds répondez préviens annonce",
+    ),
     (V_HIDE | BASE, "cachez dissimule omets"),
-    (V_DISABLE | BASE, "désactive désactivez ignore contourne saute"),
-    (V_ALTER | BASE, "change changez remplace remplacez ajoute ajoutez modifie modifiez"),
+    (
+        V_DISABLE | BASE,
+        "désactive désactivez ignore contourne saute",
+    ),
+    (
+        V_ALTER | BASE,
+        "change changez remplace remplacez ajoute ajoutez modifie modifiez",
+    ),
     (V_IGNORE | BASE, "ignore ignorez oublie oubliez"),
-    (V_PREFER | BASE, "utilise utilisez préfère préférez choisis choisissez"),
-    (N_SECRET, "mot+de+passe mots+de+passe identifiants jeton clé clés"),
+    (
+        V_PREFER | BASE,
+        "utilise utilisez préfère préférez choisis choisissez",
+    ),
+    (
+        N_SECRET,
+        "mot+de+passe mots+de+passe identifiants jeton clé clés",
+    ),
     // Bare "conversation" is English too ("any unrelated conversation"): only
     // the French determiners make it the conversation.
-    (N_CONVO, "la+conversation cette+conversation notre+conversation toute+la+conversation historique"),
+    (
+        N_CONVO,
+        "la+conversation cette+conversation notre+conversation toute+la+conversation historique",
+    ),
     (N_SAFEGUARD, "sécurité approbation"),
     (N_TOOL, "outil outils serveur"),
     (N_ALT, "autres autre alternatives"),
-    (DEPREC, "obsolète obsolètes dépréciée déprécié retiré retirée"),
+    (
+        DEPREC,
+        "obsolète obsolètes dépréciée déprécié retiré retirée",
+    ),
 ];
 
 /// Stems, for inflecting languages (and a few English families).
@@ -316,7 +697,10 @@ const STEMS: &[(Cues, &str)] = &[
     (COND, "когда если после перед"),
     (ALLQ, "все всех любой любые каждый"),
     (V_RUN | BASE, "выполни* запусти*"),
-    (V_SEND | BASE, "отправ* перешл* пересыл* загрузи* передай* передава* добав*"),
+    (
+        V_SEND | BASE,
+        "отправ* перешл* пересыл* загрузи* передай* передава* добав*",
+    ),
     (V_READ | BASE, "прочита* прочти* открой* собери* извлеки*"),
     (V_TELL | BASE, "скажи* сообщи* ответь* предупреди* напиши*"),
     (V_HIDE | BASE, "скрой* скрыва* умолчи* утаи*"),
@@ -351,39 +735,84 @@ const STEMS: &[(Cues, &str)] = &[
 /// Chinese and Japanese, matched as substrings.
 const UNSPACED: &[(Cues, &str)] = &[
     (YOU, "你 您 あなた 君"),
-    (AGENT, "助手 模型 智能体 智能體 アシスタント モデル エージェント"),
+    (
+        AGENT,
+        "助手 模型 智能体 智能體 アシスタント モデル エージェント",
+    ),
     (USER, "用户 用戶 使用者 ユーザー 利用者 顧客 客户"),
-    (MODAL, "必须 必須 务必 務必 一定要 需要 应该 應該 しなければ 必ず なければならない 必要があります ください"),
+    (
+        MODAL,
+        "必须 必須 务必 務必 一定要 需要 应该 應該 しなければ 必ず なければならない 必要があります ください",
+    ),
     (ALWAYS, "总是 總是 始终 始終 每次 常に いつも 毎回"),
     (NEVER, "永远不要 永遠不要 決して 絶対に"),
     (NEG, "不要 不得 切勿 请勿 請勿 别 別 ない ないで 禁止"),
     (PLEASE, "请 請 ください"),
-    (COND, "当 當 如果 之后 之後 之前 以后 时 時 場合 とき 後で 前に"),
+    (
+        COND,
+        "当 當 如果 之后 之後 之前 以后 时 時 場合 とき 後で 前に",
+    ),
     (ALLQ, "所有 全部 任何 每个 每個 すべて 全て"),
     (SEQ, "首先 先 然后 然後 まず 次に"),
     (ALSO, "同时 同時 也 抄送 副本 また"),
     (V_RUN | BASE, "运行 運行 执行 執行 実行"),
     (V_CALL | BASE, "调用 調用 使用 呼び出 使って 使用して"),
     (V_CONTACT | BASE, "访问 訪問 打开链接 アクセス"),
-    (V_SEND | BASE, "发送 發送 转发 轉發 上传 上傳 提交 附加 附上 传给 傳給 送信 転送 アップロード 添付 発送"),
-    (V_READ | BASE, "读取 讀取 打开 打開 获取 獲取 收集 读出 読み取 読み込 収集 取得"),
-    (V_TELL | BASE, "告诉 告訴 告知 通知 回答 回复 回覆 伝え 伝えて 答え 知らせ"),
-    (V_HIDE | BASE, "隐藏 隱藏 隐瞒 隱瞞 瞒着 瞞著 不要提及 隠し 隠して 秘密に 言わない"),
-    (V_DISABLE | BASE, "关闭 關閉 禁用 跳过 跳過 绕过 繞過 無効 オフに スキップ"),
-    (V_ALTER | BASE, "修改 更改 替换 替換 添加 加上 改为 改為 変更 置き換え 追加"),
+    (
+        V_SEND | BASE,
+        "发送 發送 转发 轉發 上传 上傳 提交 附加 附上 传给 傳給 送信 転送 アップロード 添付 発送",
+    ),
+    (
+        V_READ | BASE,
+        "读取 讀取 打开 打開 获取 獲取 收集 读出 読み取 読み込 収集 取得",
+    ),
+    (
+        V_TELL | BASE,
+        "告诉 告訴 告知 通知 回答 回复 回覆 伝え 伝えて 答え 知らせ",
+    ),
+    (
+        V_HIDE | BASE,
+        "隐藏 隱藏 隐瞒 隱瞞 瞒着 瞞著 不要提及 隠し 隠して 秘密に 言わない",
+    ),
+    (
+        V_DISABLE | BASE,
+        "关闭 關閉 禁用 跳过 跳過 绕过 繞過 無効 オフに スキップ",
+    ),
+    (
+        V_ALTER | BASE,
+        "修改 更改 替换 替換 添加 加上 改为 改為 変更 置き換え 追加",
+    ),
     (V_IGNORE | BASE, "忽略 無視 无视 忽视 忽視"),
-    (V_PREFER | BASE, "优先使用 優先使用 优先 優先 选择 選擇 選んで"),
+    (
+        V_PREFER | BASE,
+        "优先使用 優先使用 优先 優先 选择 選擇 選んで",
+    ),
     (V_COLLECT, "收集 窃取 竊取 记录 記錄 収集 盗"),
-    (N_SECRET, "密码 密碼 密钥 密鑰 私钥 私鑰 令牌 凭证 憑證 凭据 憑據 パスワード 認証情報 トークン 秘密鍵 助记词 助記詞"),
-    (N_CONVO, "对话 對話 聊天记录 聊天記錄 会话 會話 会話 履歴 チャット 系统提示 系統提示 システムプロンプト"),
-    (N_SAFEGUARD, "确认 確認 安全 过滤 過濾 审批 審批 承認 フィルター"),
+    (
+        N_SECRET,
+        "密码 密碼 密钥 密鑰 私钥 私鑰 令牌 凭证 憑證 凭据 憑據 パスワード 認証情報 トークン 秘密鍵 助记词 助記詞",
+    ),
+    (
+        N_CONVO,
+        "对话 對話 聊天记录 聊天記錄 会话 會話 会話 履歴 チャット 系统提示 系統提示 システムプロンプト",
+    ),
+    (
+        N_SAFEGUARD,
+        "确认 確認 安全 过滤 過濾 审批 審批 承認 フィルター",
+    ),
     (N_TOOL, "工具 ツール 服务器 服務器 サーバー"),
     (N_ALT, "其他 别的 別的 他の 代わりに 而不是 代替"),
     (DEPREC, "已弃用 已棄用 废弃 廢棄 停用 非推奨 廃止 已停止"),
     (HYPE, "最好 最佳 最可靠 最信赖 最值得信赖 第一 最高 唯一"),
-    (PHISH, "过期 過期 失效 冻结 凍結 验证 驗證 重新输入 重新輸入 期限切れ 再入力 確認してください"),
+    (
+        PHISH,
+        "过期 過期 失效 冻结 凍結 验证 驗證 重新输入 重新輸入 期限切れ 再入力 確認してください",
+    ),
     (COMPETITOR, "竞争对手 競爭對手 竞品 競合 ライバル"),
-    (FALSE, "倒闭 倒閉 关闭服务 停止服务 诈骗 詐騙 破産 サービス終了"),
+    (
+        FALSE,
+        "倒闭 倒閉 关闭服务 停止服务 诈骗 詐騙 破産 サービス終了",
+    ),
     (USER, "用户的 用戶的"),
 ];
 
@@ -471,10 +900,7 @@ impl Lexicon {
         if w.len() < 4 {
             return 0;
         }
-        match self
-            .stems
-            .find(Input::new(w).anchored(Anchored::Yes))
-        {
+        match self.stems.find(Input::new(w).anchored(Anchored::Yes)) {
             Some(m) => self.stem_cues[m.pattern().as_usize()],
             None => 0,
         }
@@ -491,7 +917,10 @@ impl Lexicon {
     }
 
     /// Cues found as substrings in unspaced text, with their byte ranges.
-    pub fn unspaced<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (std::ops::Range<usize>, Cues)> + 'a {
+    pub fn unspaced<'a>(
+        &'a self,
+        text: &'a str,
+    ) -> impl Iterator<Item = (std::ops::Range<usize>, Cues)> + 'a {
         self.unspaced
             .find_iter(text)
             .map(|m| (m.range(), self.unspaced_cues[m.pattern().as_usize()]))
@@ -511,7 +940,10 @@ fn other_language_disclosure(cues: Cues, row: &str) -> Cues {
 
 /// The names of the cues in a set, for messages and tests.
 pub fn names(cues: Cues) -> Vec<&'static str> {
-    ALL.iter().filter(|(_, c)| cues & c != 0).map(|(n, _)| *n).collect()
+    ALL.iter()
+        .filter(|(_, c)| cues & c != 0)
+        .map(|(n, _)| *n)
+        .collect()
 }
 
 #[cfg(test)]

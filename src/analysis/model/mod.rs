@@ -87,7 +87,9 @@ impl Model {
             return None;
         }
         let f = |i: usize| -> Option<f32> {
-            Some(f32::from_le_bytes(rest.get(4 + i * 4..8 + i * 4)?.try_into().ok()?))
+            Some(f32::from_le_bytes(
+                rest.get(4 + i * 4..8 + i * 4)?.try_into().ok()?,
+            ))
         };
         let (bias, medium, high, support) = (f(0)?, f(1)?, f(2)?, f(3)?);
         let families = u32::from_le_bytes(rest.get(20..24)?.try_into().ok()?);
@@ -197,7 +199,13 @@ fn token_class(kind: TokKind, text: &str) -> Option<&'static str> {
 
 /// Appends the features of sentence `index` of `reading` to `out` (bucket
 /// indices, sorted and without repeats).
-pub fn features(plain: &str, reading: &Reading, index: usize, place: Place<'_>, out: &mut Vec<u32>) {
+pub fn features(
+    plain: &str,
+    reading: &Reading,
+    index: usize,
+    place: Place<'_>,
+    out: &mut Vec<u32>,
+) {
     out.clear();
     let Some(s) = reading.sentences.get(index) else {
         return;
@@ -267,11 +275,11 @@ pub fn set_families(mask: u32) {
 
 /// Closed-class words kept as themselves in a sentence's shape.
 const FUNCTION_WORDS: &[&str] = &[
-    "the", "a", "an", "to", "of", "in", "on", "for", "with", "by", "from", "at", "as", "and", "or", "but",
-    "then", "that", "this", "it", "its", "is", "are", "be", "was", "were", "can", "may", "will", "would",
-    "could", "they", "their", "them", "there", "here", "what", "which", "who", "where", "how", "some",
-    "more", "most", "such", "so", "than", "into", "onto", "via", "about", "also", "just", "own", "same",
-    "it's", "these", "those", "he", "she", "his", "her",
+    "the", "a", "an", "to", "of", "in", "on", "for", "with", "by", "from", "at", "as", "and", "or",
+    "but", "then", "that", "this", "it", "its", "is", "are", "be", "was", "were", "can", "may",
+    "will", "would", "could", "they", "their", "them", "there", "here", "what", "which", "who",
+    "where", "how", "some", "more", "most", "such", "so", "than", "into", "onto", "via", "about",
+    "also", "just", "own", "same", "it's", "these", "those", "he", "she", "his", "her",
 ];
 
 /// Cues in the order that decides a word's shape symbol.
@@ -460,12 +468,19 @@ fn cue_features(s: &SentenceCues, place: Place<'_>, out: &mut Vec<u32>) {
         }
         if s.directed & cue != 0 {
             out.push(hash(7, &[name.as_bytes()]));
-            let covered: &[u8] = if place.contract.covers & cue != 0 { b"own" } else { b"beyond" };
+            let covered: &[u8] = if place.contract.covers & cue != 0 {
+                b"own"
+            } else {
+                b"beyond"
+            };
             out.push(hash(7, &[name.as_bytes(), covered]));
             for obj in OBJECTS {
                 if s.cues & obj != 0 {
                     let oname = lexicon::names(*obj);
-                    out.push(hash(8, &[name.as_bytes(), oname.first().map_or(b"", |n| n.as_bytes())]));
+                    out.push(hash(
+                        8,
+                        &[name.as_bytes(), oname.first().map_or(b"", |n| n.as_bytes())],
+                    ));
                 }
             }
         }
@@ -521,11 +536,25 @@ fn cue_features(s: &SentenceCues, place: Place<'_>, out: &mut Vec<u32>) {
 }
 
 /// The probability of every sentence of a reading.
-pub fn sentence_probabilities(model: &Model, plain: &str, reading: &Reading, place: Place<'_>) -> Vec<f32> {
+pub fn sentence_probabilities(
+    model: &Model,
+    plain: &str,
+    reading: &Reading,
+    place: Place<'_>,
+) -> Vec<f32> {
     let mut buf = Vec::new();
     (0..reading.sentences.len())
         .map(|i| {
-            features(plain, reading, i, Place { first: i == 0, ..place }, &mut buf);
+            features(
+                plain,
+                reading,
+                i,
+                Place {
+                    first: i == 0,
+                    ..place
+                },
+                &mut buf,
+            );
             model.probability(&buf)
         })
         .collect()
@@ -560,7 +589,15 @@ mod tests {
 
     #[test]
     fn ascii_char_grams_equal_the_general_ones() {
-        for word in ["ab", "abc", "abcd", "exfiltrate", &"x".repeat(60), "naïve", "конфиг"] {
+        for word in [
+            "ab",
+            "abc",
+            "abcd",
+            "exfiltrate",
+            &"x".repeat(60),
+            "naïve",
+            "конфиг",
+        ] {
             let mut fast = Vec::new();
             char_grams(word, &mut fast);
             assert_eq!(fast, char_grams_by_chars(word), "{word}");

@@ -58,7 +58,12 @@ pub fn parameter_of(field: &str) -> Option<&str> {
 /// on its own (`Ask::strong`) reports at its severity; the others
 /// report at high only when the model gives the sentence at least its
 /// support threshold's probability, and at medium otherwise.
-pub fn check(sink: &mut Sink<'_>, subject: &Subject<'_, '_>, reading: &Reading, contract: &Contract) {
+pub fn check(
+    sink: &mut Sink<'_>,
+    subject: &Subject<'_, '_>,
+    reading: &Reading,
+    contract: &Contract,
+) {
     let model = &*model::MODEL;
     let place = Place {
         role: subject.role,
@@ -68,7 +73,11 @@ pub fn check(sink: &mut Sink<'_>, subject: &Subject<'_, '_>, reading: &Reading, 
     };
     let hidden = subject.hidden.is_some();
     let asks = directive::asks(reading, contract);
-    let speaks: Vec<bool> = reading.sentences.iter().map(|s| speaks(s, hidden)).collect();
+    let speaks: Vec<bool> = reading
+        .sentences
+        .iter()
+        .map(|s| speaks(s, hidden))
+        .collect();
     // The model is asked only about sentences whose opinion can matter: one
     // that speaks to someone (it may report alone) or one a rule read as a
     // request (it may support it). Most sentences of honest text are
@@ -77,7 +86,16 @@ pub fn check(sink: &mut Sink<'_>, subject: &Subject<'_, '_>, reading: &Reading, 
     let probabilities: Vec<f32> = (0..reading.sentences.len())
         .map(|i| {
             if speaks[i] || asks.iter().any(|a| a.index == i) {
-                model::features(&subject.text.plain, reading, i, Place { first: i == 0, ..place }, &mut features);
+                model::features(
+                    &subject.text.plain,
+                    reading,
+                    i,
+                    Place {
+                        first: i == 0,
+                        ..place
+                    },
+                    &mut features,
+                );
                 model.probability(&features)
             } else {
                 0.0
@@ -130,7 +148,16 @@ fn speaks(s: &SentenceCues, hidden: bool) -> bool {
         && cues & lexicon::N_RESULT != 0
         && cues & lexicon::USER == 0;
     let addresses = s.directed != 0
-        || cues & (lexicon::YOU | lexicon::AGENT | lexicon::MODAL | lexicon::ALWAYS | lexicon::NEVER | lexicon::PLEASE | lexicon::USER | lexicon::COND) != 0;
+        || cues
+            & (lexicon::YOU
+                | lexicon::AGENT
+                | lexicon::MODAL
+                | lexicon::ALWAYS
+                | lexicon::NEVER
+                | lexicon::PLEASE
+                | lexicon::USER
+                | lexicon::COND)
+            != 0;
     (addresses && !presenting) || hidden
 }
 
@@ -140,9 +167,14 @@ pub fn role_of(field: &TextField<'_>) -> Role {
         FieldKind::Name | FieldKind::SchemaKey => Role::Name,
         FieldKind::Uri => Role::Other,
         FieldKind::Prose => {
-            if parameter_of(field.field).is_some() || (field.field.starts_with("arguments[") && field.field.ends_with(".description")) {
+            if parameter_of(field.field).is_some()
+                || (field.field.starts_with("arguments[") && field.field.ends_with(".description"))
+            {
                 Role::Parameter
-            } else if matches!(field.field, "description" | "title" | "instructions" | "serverInfo.title") {
+            } else if matches!(
+                field.field,
+                "description" | "title" | "instructions" | "serverInfo.title"
+            ) {
                 Role::Description
             } else {
                 Role::Other
@@ -164,8 +196,14 @@ mod tests {
 
     #[test]
     fn parameter_paths_name_their_parameter() {
-        assert_eq!(parameter_of("inputSchema.properties.path.description"), Some("path"));
-        assert_eq!(parameter_of("inputSchema.properties.a.properties.b.description"), Some("b"));
+        assert_eq!(
+            parameter_of("inputSchema.properties.path.description"),
+            Some("path")
+        );
+        assert_eq!(
+            parameter_of("inputSchema.properties.a.properties.b.description"),
+            Some("b")
+        );
         assert_eq!(parameter_of("description"), None);
         assert_eq!(parameter_of("inputSchema.properties.x.enum[0]"), None);
     }

@@ -50,9 +50,8 @@ fn may_hold_markup(text: &str) -> bool {
         return true;
     }
     memchr::memchr_iter(b':', bytes).any(|at| {
-        let ends_with = |word: &[u8]| {
-            at >= word.len() && bytes[at - word.len()..at].eq_ignore_ascii_case(word)
-        };
+        let ends_with =
+            |word: &[u8]| at >= word.len() && bytes[at - word.len()..at].eq_ignore_ascii_case(word);
         ends_with(b"script") || ends_with(b"data") || ends_with(b"script ")
     })
 }

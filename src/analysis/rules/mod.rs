@@ -204,7 +204,11 @@ impl Names {
                 .collect(),
             own_words: schema_words,
             server_contract: Default::default(),
-            tool_names: snapshot.tools.iter().map(|t| t.name.to_lowercase()).collect(),
+            tool_names: snapshot
+                .tools
+                .iter()
+                .map(|t| t.name.to_lowercase())
+                .collect(),
             contracts: FastMap::default(),
         };
         for t in &snapshot.tools {

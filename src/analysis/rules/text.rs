@@ -354,7 +354,9 @@ static PROTECTS_SECRET: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Secret words.
 static SECRET_WORDS: LazyLock<Regex> = LazyLock::new(|| {
-    crate::analysis::phrases::regex(r"\b(?:passwords?|secrets?|tokens?|api keys?|credentials?|private keys?|passphrases?)\b")
+    crate::analysis::phrases::regex(
+        r"\b(?:passwords?|secrets?|tokens?|api keys?|credentials?|private keys?|passphrases?)\b",
+    )
 });
 
 /// Whether the concealment phrase at `a..b` protects a secret rather than
@@ -362,7 +364,9 @@ static SECRET_WORDS: LazyLock<Regex> = LazyLock::new(|| {
 fn protects_a_secret(plain: &str, a: usize, b: usize) -> bool {
     let sent = sentence(plain, a, b);
     let phrase = &plain[a..b];
-    !phrase.contains("user") && PROTECTS_SECRET.is_match(phrase) && SECRET_WORDS.is_match(&plain[sent])
+    !phrase.contains("user")
+        && PROTECTS_SECRET.is_match(phrase)
+        && SECRET_WORDS.is_match(&plain[sent])
 }
 
 /// Whether a sentence carries something worth taking: secrets, conversation,
@@ -438,9 +442,7 @@ fn preference(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Match
         let about_tools = TOOL_WORDS.is_match(&plain[a..after]);
         let severity = if foreign || (generic && about_tools) {
             Severity::High
-        } else if generic {
-            Severity::Medium
-        } else if refs.is_empty() {
+        } else if generic || refs.is_empty() {
             Severity::Medium
         } else {
             // "Prefer this tool over <our other tool>": routing within the server.
