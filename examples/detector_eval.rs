@@ -79,7 +79,15 @@ fn main() {
             e.0 += 1;
             e.1 += usize::from(ok);
             if !ok && verbose {
-                println!("MISS {} {:?}:{} [{}/{}] {}", s.id, l.target.kind, l.target.name, l.kind, l.lang, l.payload.chars().take(160).collect::<String>());
+                println!(
+                    "MISS {} {:?}:{} [{}/{}] {}",
+                    s.id,
+                    l.target.kind,
+                    l.target.name,
+                    l.kind,
+                    l.lang,
+                    l.payload.chars().take(160).collect::<String>()
+                );
             }
         }
         let class = match s.class {
@@ -102,7 +110,15 @@ fn main() {
                 for f in high.iter().filter(|f| f.target == t) {
                     *fp_rules.entry(f.rule.clone()).or_default() += 1;
                     if verbose {
-                        println!("FP   {} {:?}:{} {} {} «{}»", s.id, t.kind, t.name, f.rule, f.field, f.evidence.chars().take(200).collect::<String>());
+                        println!(
+                            "FP   {} {:?}:{} {} {} «{}»",
+                            s.id,
+                            t.kind,
+                            t.name,
+                            f.rule,
+                            f.field,
+                            f.evidence.chars().take(200).collect::<String>()
+                        );
                     }
                 }
             }
@@ -110,38 +126,75 @@ fn main() {
         if s.class == Class::Real {
             real_servers += 1;
             real_tools += s.snapshot.tools.len();
-            real_medium += report.findings.iter().filter(|f| f.severity == Severity::Medium).count();
+            real_medium += report
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Medium)
+                .count();
             if !high.is_empty() {
                 real_high_servers += 1;
                 if verbose {
-                    for f in high.iter().filter(|f| f.target.kind == gatehouse::snapshot::TargetKind::Server) {
-                        println!("FP   {} server {} {} «{}»", s.id, f.rule, f.field, f.evidence.chars().take(200).collect::<String>());
+                    for f in high
+                        .iter()
+                        .filter(|f| f.target.kind == gatehouse::snapshot::TargetKind::Server)
+                    {
+                        println!(
+                            "FP   {} server {} {} «{}»",
+                            s.id,
+                            f.rule,
+                            f.field,
+                            f.evidence.chars().take(200).collect::<String>()
+                        );
                     }
                 }
             }
         }
     }
-    let pct = |a: usize, b: usize| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };
+    let pct = |a: usize, b: usize| {
+        if b == 0 {
+            0.0
+        } else {
+            100.0 * a as f64 / b as f64
+        }
+    };
     println!("split: {want}");
-    println!("attacks: {caught}/{attacks} caught at high+ (recall {:.3})", caught as f64 / attacks.max(1) as f64);
-    println!("honest capabilities: {fp}/{honest} false positives at high+ ({:.2} %)", pct(fp, honest));
+    println!(
+        "attacks: {caught}/{attacks} caught at high+ (recall {:.3})",
+        caught as f64 / attacks.max(1) as f64
+    );
+    println!(
+        "honest capabilities: {fp}/{honest} false positives at high+ ({:.2} %)",
+        pct(fp, honest)
+    );
     for (class, (n, bad)) in &fp_by_class {
         println!("  {class}: {bad}/{n} ({:.2} %)", pct(*bad, *n));
     }
-    println!("real servers: {real_servers}, tools {real_tools}, servers with a high finding {real_high_servers}, medium findings {real_medium}");
+    println!(
+        "real servers: {real_servers}, tools {real_tools}, servers with a high finding {real_high_servers}, medium findings {real_medium}"
+    );
     println!("per kind:");
     for (k, (n, ok)) in &per_kind {
-        println!("  {k:14} {ok:4}/{n:4} {:.3}", *ok as f64 / (*n).max(1) as f64);
+        println!(
+            "  {k:14} {ok:4}/{n:4} {:.3}",
+            *ok as f64 / (*n).max(1) as f64
+        );
     }
     println!("per language:");
     for (k, (n, ok)) in &per_lang {
-        println!("  {k:4} {ok:4}/{n:4} {:.3}", *ok as f64 / (*n).max(1) as f64);
+        println!(
+            "  {k:4} {ok:4}/{n:4} {:.3}",
+            *ok as f64 / (*n).max(1) as f64
+        );
     }
     println!("by rule (poisoned capabilities / honest capabilities it flags at high+):");
     let mut all: Vec<&String> = tp_rules.keys().chain(fp_rules.keys()).collect();
     all.sort();
     all.dedup();
     for r in all {
-        println!("  {r} {:4} / {:4}", tp_rules.get(r).unwrap_or(&0), fp_rules.get(r).unwrap_or(&0));
+        println!(
+            "  {r} {:4} / {:4}",
+            tp_rules.get(r).unwrap_or(&0),
+            fp_rules.get(r).unwrap_or(&0)
+        );
     }
 }

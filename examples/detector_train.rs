@@ -79,7 +79,9 @@ fn carries(sentence: &str, payload_words: &[String], payload_plain: &str) -> boo
     }
     let set: std::collections::HashSet<&str> = payload_words.iter().map(String::as_str).collect();
     let shared = sw.iter().filter(|w| set.contains(w.as_str())).count();
-    let long_unspaced = sw.iter().any(|w| w.chars().count() >= 6 && payload_plain.contains(w.as_str()) && !w.is_ascii());
+    let long_unspaced = sw
+        .iter()
+        .any(|w| w.chars().count() >= 6 && payload_plain.contains(w.as_str()) && !w.is_ascii());
     (shared * 2 >= sw.len() && shared >= 2.min(sw.len())) || long_unspaced
 }
 
@@ -88,13 +90,21 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
 }
 
 /// Trains on `samples` where `keep(sample)`, returning weights and bias.
-fn train(samples: &[Sample], keep: impl Fn(&Sample) -> bool, epochs: usize, hp: Hyper) -> (Vec<f32>, f32) {
+fn train(
+    samples: &[Sample],
+    keep: impl Fn(&Sample) -> bool,
+    epochs: usize,
+    hp: Hyper,
+) -> (Vec<f32>, f32) {
     let idx: Vec<usize> = (0..samples.len()).filter(|&i| keep(&samples[i])).collect();
     let pos = idx.iter().filter(|&&i| samples[i].label).count().max(1);
     let neg = (idx.len() - pos).max(1);
@@ -143,9 +153,18 @@ fn threshold(scores: &[(f32, bool)], rate: f64) -> f32 {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let arg = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let arg = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
     let out = arg("--out").unwrap_or_else(|| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/src/analysis/model/weights.bin").to_string()
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/analysis/model/weights.bin"
+        )
+        .to_string()
     });
     let epochs: usize = arg("--epochs").and_then(|e| e.parse().ok()).unwrap_or(20);
     let hp = Hyper {
@@ -228,7 +247,13 @@ fn main() {
         if std::env::var_os("TRAIN_VERBOSE").is_some() {
             for (k, (t, _, pp)) in payloads.iter().enumerate() {
                 if !matched.contains(&k) {
-                    eprintln!("unmatched payload {} {:?}:{} «{}»", s.id, t.kind, t.name, pp.chars().take(120).collect::<String>());
+                    eprintln!(
+                        "unmatched payload {} {:?}:{} «{}»",
+                        s.id,
+                        t.kind,
+                        t.name,
+                        pp.chars().take(120).collect::<String>()
+                    );
                 }
             }
         }
@@ -292,7 +317,10 @@ fn main() {
         100.0 * fp(medium)
     );
 
-    println!("at 0.5 % false positives: recall {:.3}", recall(threshold(&scores, 0.005)));
+    println!(
+        "at 0.5 % false positives: recall {:.3}",
+        recall(threshold(&scores, 0.005))
+    );
     if std::env::var_os("TRAIN_DEBUG").is_some() {
         let mut order: Vec<usize> = (0..caps.len()).collect();
         order.sort_by(|a, b| oof[*b].partial_cmp(&oof[*a]).unwrap());
@@ -306,17 +334,29 @@ fn main() {
         }
         // In-sample separation and the honest capabilities that score highest out of fold.
         let (w, bias) = train(&samples, |_| true, epochs, hp);
-        let m = Model { bias, medium: 1.0, high: 1.0, support: 1.0, families: model::families(), weights: w };
+        let m = Model {
+            bias,
+            medium: 1.0,
+            high: 1.0,
+            support: 1.0,
+            families: model::families(),
+            weights: w,
+        };
         let mut ins = vec![0.0f32; caps.len()];
         for s in &samples {
             ins[s.cap] = ins[s.cap].max(m.probability(&s.features));
         }
         let sc: Vec<(f32, bool)> = caps.iter().zip(&ins).map(|(c, &p)| (p, c.attack)).collect();
         let t = threshold(&sc, 0.005);
-        let r = sc.iter().filter(|s| s.1 && s.0 >= t).count() as f64 / sc.iter().filter(|s| s.1).count() as f64;
+        let r = sc.iter().filter(|s| s.1 && s.0 >= t).count() as f64
+            / sc.iter().filter(|s| s.1).count() as f64;
         println!("in-sample at 0.5 % false positives: recall {r:.3}");
         let feats: Vec<usize> = samples.iter().map(|s| s.features.len()).collect();
-        println!("features per sentence: mean {:.1}, max {}", feats.iter().sum::<usize>() as f64 / feats.len() as f64, feats.iter().max().unwrap());
+        println!(
+            "features per sentence: mean {:.1}, max {}",
+            feats.iter().sum::<usize>() as f64 / feats.len() as f64,
+            feats.iter().max().unwrap()
+        );
     }
     if dry {
         return;

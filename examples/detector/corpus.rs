@@ -71,7 +71,10 @@ pub fn split_of(id: &str, class: Class) -> Split {
         Class::Real => fnv(id) % 5 == 0,
         // A translation lands on its source server's side.
         Class::Translated => {
-            let source = id.strip_prefix("tr-").and_then(|r| r.split_once('-')).map_or(id, |(_, s)| s);
+            let source = id
+                .strip_prefix("tr-")
+                .and_then(|r| r.split_once('-'))
+                .map_or(id, |(_, s)| s);
             fnv(source) % 5 == 0
         }
         Class::HardBenign => id.ends_with("-04"),
@@ -115,7 +118,11 @@ pub fn load() -> Vec<Server> {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let v: serde_json::Value = serde_json::from_str(line).expect("label line");
         let file = v["file"].as_str().unwrap_or_default();
-        let id = Path::new(file).file_stem().unwrap().to_string_lossy().to_string();
+        let id = Path::new(file)
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
         labels.entry(id).or_default().push(Label {
             target: parse_target(v["target"].as_str().unwrap_or_default()),
             kind: v["kind"].as_str().unwrap_or_default().to_string(),
@@ -158,9 +165,21 @@ pub fn load() -> Vec<Server> {
 /// Every capability target of a snapshot (tools, prompts, resources, templates).
 pub fn targets(s: &Snapshot) -> Vec<Target> {
     let mut t = Vec::new();
-    t.extend(s.tools.iter().map(|x| Target::new(TargetKind::Tool, &x.name)));
-    t.extend(s.prompts.iter().map(|x| Target::new(TargetKind::Prompt, &x.name)));
-    t.extend(s.resources.iter().map(|x| Target::new(TargetKind::Resource, &x.name)));
+    t.extend(
+        s.tools
+            .iter()
+            .map(|x| Target::new(TargetKind::Tool, &x.name)),
+    );
+    t.extend(
+        s.prompts
+            .iter()
+            .map(|x| Target::new(TargetKind::Prompt, &x.name)),
+    );
+    t.extend(
+        s.resources
+            .iter()
+            .map(|x| Target::new(TargetKind::Resource, &x.name)),
+    );
     t.extend(
         s.resource_templates
             .iter()
