@@ -475,14 +475,12 @@ fn a_shell_tool_that_says_it_runs_commands_is_honest() {
 #[test]
 fn detector_texts_are_not_training_data() {
     let source = std::fs::read_to_string(file!()).expect("this file");
-    let phrases: Vec<&str> = source
-        .lines()
-        .filter_map(|l| {
-            l.split_once("flagged(\"")
-                .or_else(|| l.split_once("quiet(\""))
-        })
-        .filter_map(|(_, rest)| rest.split_once("\", \""))
-        .map(|(_, text)| text.trim_end_matches("\");"))
+    // Calls span lines once rustfmt wraps them: read the whole source.
+    let call =
+        regex::Regex::new(r#"(?:flagged|quiet)\(\s*"[^"]*",\s*"((?:[^"\\]|\\.)*)""#).unwrap();
+    let phrases: Vec<&str> = call
+        .captures_iter(&source)
+        .map(|c| c.get(1).unwrap().as_str())
         .collect();
     assert!(phrases.len() >= 40, "{}", phrases.len());
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
