@@ -73,15 +73,17 @@ async fn with_the_default_lease_a_killed_workers_job_restarts_within_30_seconds(
     );
 }
 
-/// Publishes a version on a slow server, lets a `gatehouse worker` process
-/// (with `lease_secs`, or the default lease) claim it and kills it mid-crawl,
-/// then runs a worker with the same lease until it reclaims the job; returns
-/// how long after the kill the job was claimed again.
-async fn kill_a_worker_mid_crawl_and_reclaim(lease_secs: Option<u64>) -> Duration {
-    // Arrange: a slow server, a published version pointing at it, a database file shared with a worker process.
-    let slow = SlowServer::default();
-    slow.delay_ms.store(60_000, Ordering::SeqCst);
-    let url = spawn_slow_server(slow.clone()).await;
+/// A fresh SQLite registry (in a directory a worker process can share) with
+/// `com.example/clock` 1.0.0 published, its remote at `url`.
+struct Published {
+    dir: tempfile::TempDir,
+    database_url: String,
+    db: Db,
+    net: NetPolicy,
+    version: gatehouse::storage::versions::VersionRow,
+}
+
+async fn publish_clock(url: &str) -> Published {
     let dir = tempfile::tempdir().unwrap();
     let database_url = format!("sqlite://{}", dir.path().join("gatehouse.db").display());
     let db = Db::connect(&database_url).await.unwrap();
@@ -100,6 +102,31 @@ async fn kill_a_worker_mid_crawl_and_reclaim(lease_secs: Option<u64>) -> Duratio
         gatehouse::registry::publish::publish(&db, &net, &publisher, doc.to_string().as_bytes())
             .await
             .unwrap();
+    Published {
+        dir,
+        database_url,
+        db,
+        net,
+        version,
+    }
+}
+
+/// Publishes a version on a slow server, lets a `gatehouse worker` process
+/// (with `lease_secs`, or the default lease) claim it and kills it mid-crawl,
+/// then runs a worker with the same lease until it reclaims the job; returns
+/// how long after the kill the job was claimed again.
+async fn kill_a_worker_mid_crawl_and_reclaim(lease_secs: Option<u64>) -> Duration {
+    // Arrange: a slow server, a published version pointing at it, a database file shared with a worker process.
+    let slow = SlowServer::default();
+    slow.delay_ms.store(60_000, Ordering::SeqCst);
+    let url = spawn_slow_server(slow.clone()).await;
+    let Published {
+        dir,
+        database_url,
+        db,
+        net,
+        version,
+    } = publish_clock(&url).await;
 
     // Act 1: a real worker process claims the job and is killed mid-crawl.
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_gatehouse"));
@@ -203,24 +230,13 @@ fn panicking_analysis(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_panicking_analysis_leaves_the_version_in_review_with_the_failure_visible() {
     let url = spawn_slow_server(SlowServer::default()).await;
-    let dir = tempfile::tempdir().unwrap();
-    let database_url = format!("sqlite://{}", dir.path().join("gatehouse.db").display());
-    let db = Db::connect(&database_url).await.unwrap();
-    let (_, publisher_id) =
-        gatehouse::cli::admin::create_publisher(&db, "acme", &["com.example".into()], "test")
-            .await
-            .unwrap();
-    let publisher = accounts::publisher_by_id(&db, &publisher_id)
-        .await
-        .unwrap()
-        .unwrap();
-    let doc = json!({"name": "com.example/clock", "description": "Clock", "version": "1.0.0",
-        "remotes": [{"type": "streamable-http", "url": url}]});
-    let net = NetPolicy::from_config(Some("1")).unwrap();
-    let version =
-        gatehouse::registry::publish::publish(&db, &net, &publisher, doc.to_string().as_bytes())
-            .await
-            .unwrap();
+    let Published {
+        dir: _dir,
+        db,
+        net,
+        version,
+        ..
+    } = publish_clock(&url).await;
     let mut config = WorkerConfig::new(
         CrawlOptions {
             network: net,
