@@ -1,6 +1,7 @@
 //! Job-queue benchmark: 100 fixture MCP servers × 50 tools, each published as
 //! a version, scanned through the job queue (claim, crawl, analyse, store)
-//! with 8 concurrent workers, on a fresh SQLite database (and on PostgreSQL
+//! by the in-process workers of a registry started as `gatehouse serve`
+//! starts it (8 of them), on a fresh SQLite database (and on PostgreSQL
 //! when `GATEHOUSE_TEST_POSTGRES_URL` is set). Target: under 15 s on loopback.
 //!
 //! Run: `cargo bench --bench queue` (figures go to `BENCHMARKS.md`).
@@ -10,10 +11,9 @@ mod mcp_fixtures;
 
 use std::time::{Duration, Instant};
 
-use gatehouse::analysis::RulesConfig;
-use gatehouse::discovery::{CrawlOptions, NetPolicy};
-use gatehouse::jobs::{self, WorkerConfig};
-use gatehouse::storage::{Db, accounts};
+use gatehouse::config::Config;
+use gatehouse::discovery::NetPolicy;
+use gatehouse::startup::Application;
 use mcp_fixtures::{FixtureKind, spawn_fixture};
 use sqlx::Connection;
 
@@ -52,12 +52,23 @@ async fn main() {
         );
     }
     for (backend, url) in targets {
-        let db = Db::connect(&url).await.unwrap();
-        let (_, id) =
-            gatehouse::cli::admin::create_publisher(&db, "bench", &["com.bench".into()], "bench")
+        // The registry as `gatehouse serve` starts it, with CONCURRENCY workers.
+        let mut config = Config::new(dir.join(backend));
+        config.database_url = Some(url.clone());
+        config.scan_allow_private = Some("1".into());
+        config.bootstrap_admin_password = Some("not-used-in-the-bench".into());
+        config.workers = CONCURRENCY;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let mut app = Application::build_with_listener(&config, listener)
+            .await
+            .unwrap();
+        app.worker_config_mut().poll_interval = Duration::from_millis(20);
+        let db = app.db().clone();
+        let publisher =
+            gatehouse::accounts::create_publisher(&db, "bench", &["com.bench".into()], "bench")
                 .await
-                .unwrap();
-        let publisher = accounts::publisher_by_id(&db, &id).await.unwrap().unwrap();
+                .unwrap()
+                .publisher;
         let net = NetPolicy::allow_all();
         for (i, f) in fixtures.iter().enumerate() {
             let doc = serde_json::json!({"name": format!("com.bench/s{i:03}"), "description": "bench", "version": "1.0.0",
@@ -71,17 +82,8 @@ async fn main() {
             .await
             .unwrap();
         }
-        let mut config = WorkerConfig::new(
-            CrawlOptions {
-                network: net,
-                ..CrawlOptions::default()
-            },
-            RulesConfig::default(),
-        );
-        config.poll_interval = Duration::from_millis(20);
-        let (stop, stop_rx) = tokio::sync::watch::channel(false);
         let started = Instant::now();
-        let workers = tokio::spawn(jobs::run_workers(db.clone(), config, CONCURRENCY, stop_rx));
+        let running = app.spawn();
         loop {
             let open = gatehouse::storage::jobs::count_open(&db).await.unwrap();
             if open == 0 {
@@ -90,13 +92,12 @@ async fn main() {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         let wall = started.elapsed();
-        stop.send(true).unwrap();
-        workers.await.unwrap();
         let in_review: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM versions WHERE status = 'in_review'")
                 .fetch_one(db.pool())
                 .await
                 .unwrap();
+        running.shutdown().await.unwrap();
         println!(
             "queue/{backend}: {SERVERS} servers x {TOOLS} tools, concurrency {CONCURRENCY}: {:.2} s wall, {in_review} in review",
             wall.as_secs_f64()

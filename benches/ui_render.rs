@@ -160,33 +160,30 @@ fn bench(c: &mut Criterion) {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let state = rt.block_on(async {
-        let db = Db::connect(&format!(
+        // The registry as `gatehouse serve` builds it; the bench renders without the socket.
+        let mut config = gatehouse::config::Config::new(dir.path());
+        config.database_url = Some(format!(
             "sqlite://{}",
             dir.path().join("bench.db").display()
-        ))
-        .await
-        .unwrap();
-        let (_, id) = gatehouse::cli::admin::create_publisher(
+        ));
+        config.public_url = Some("http://bench".into());
+        config.bootstrap_admin_password = Some("not-used-in-the-bench".into());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let app = gatehouse::startup::Application::build_with_listener(&config, listener)
+            .await
+            .unwrap();
+        let state: AppState = app.state().unwrap().clone();
+        let db = app.db().clone();
+        let publisher = gatehouse::accounts::create_publisher(
             &db,
             "bench",
             &["com.bench".to_string()],
             "bench",
         )
         .await
-        .unwrap();
-        let publisher = gatehouse::storage::accounts::publisher_by_id(&db, &id)
-            .await
-            .unwrap()
-            .unwrap();
+        .unwrap()
+        .publisher;
         scanned(&db, &publisher, "com.bench/catalogue", "1.0.0", 1).await;
-        let keys = std::env::temp_dir().join(format!("gatehouse-ui-bench-{}", std::process::id()));
-        let state = AppState::new(
-            db.clone(),
-            NetPolicy::from_config(Some("1")).unwrap(),
-            "http://bench",
-            &keys,
-        )
-        .unwrap();
         review::act(
             &db,
             &state.allowlists,

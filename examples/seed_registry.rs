@@ -12,7 +12,6 @@ use gatehouse::discovery::CrawlOptions;
 use gatehouse::jobs::{self, WorkerConfig};
 use gatehouse::review::{self, ApproveRequest, Decision};
 use gatehouse::storage::Db;
-use gatehouse::storage::accounts;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -24,12 +23,10 @@ async fn main() -> anyhow::Result<()> {
         .unwrap_or(10_000);
     let direct = args.iter().any(|a| a == "--direct");
     let db = Db::connect(url).await?;
-    let (_, publisher_id) =
-        gatehouse::cli::admin::create_publisher(&db, "bench", &["com.bench".to_string()], "seed")
-            .await?;
-    let publisher = accounts::publisher_by_id(&db, &publisher_id)
-        .await?
-        .expect("publisher");
+    let publisher =
+        gatehouse::accounts::create_publisher(&db, "bench", &["com.bench".to_string()], "seed")
+            .await?
+            .publisher;
     let net = gatehouse::discovery::NetPolicy::default();
     let mut published = Vec::with_capacity(count);
     for i in 0..count {

@@ -1,5 +1,7 @@
-//! Configuration: one clap struct, every field a flag with an environment twin
-//! (DESIGN.md §4). Secrets are redacted in `Debug` so a logged config leaks nothing.
+//! Configuration: every setting a flag with an environment twin (ARCHITECTURE.md,
+//! "Contracts"; docs/DESIGN.md §4). Secrets are redacted in `Debug` so a logged
+//! config leaks nothing. This module holds configuration only: the command
+//! tree that mounts these structs is `cli`'s.
 //!
 //! Flags are scoped to the commands that use them: the settings every
 //! command may need ([`Config`]: database, data directory, scanner network
@@ -7,107 +9,14 @@
 //! listen address, public URL, bootstrap password, workers, lease, trusted
 //! proxies) belong to `serve`, `worker` and `demo` (and to a bare `gatehouse`,
 //! which serves), so `gatehouse scan --help` does not list them.
-//! [`Cli::parse_scoped`] copies the effective server settings into [`Config`],
-//! whichever side of the subcommand they were given on.
+//! `cli::Cli::parse_scoped` copies the effective server settings into
+//! [`Config`] ([`Config::apply`]), whichever side of the subcommand they were given on.
 
 use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
-
-/// Gatehouse: a trusted registry for MCP servers.
-#[derive(Parser, Debug)]
-#[command(name = "gatehouse", version, about, long_about = None)]
-pub struct Cli {
-    /// Settings shared by every command.
-    #[command(flatten)]
-    pub config: Config,
-    /// Server settings of a bare `gatehouse` (which serves).
-    #[command(flatten)]
-    pub server: ServerArgs,
-    /// What to do; `serve` when omitted.
-    #[command(subcommand)]
-    pub command: Option<Command>,
-}
-
-impl Cli {
-    /// Parses the process arguments (see [`Cli::parse_scoped_from`]).
-    pub fn parse_scoped() -> Cli {
-        Self::parse_scoped_from(std::env::args_os())
-    }
-
-    /// Parses `args` and puts the effective [`ServerArgs`] into `config`: a
-    /// flag given after the subcommand (`serve --listen X`) wins, then one
-    /// given before it (`--listen X serve`), then the environment or default.
-    pub fn parse_scoped_from<I, T>(args: I) -> Cli
-    where
-        I: IntoIterator<Item = T>,
-        T: Into<std::ffi::OsString> + Clone,
-    {
-        use clap::{CommandFactory, FromArgMatches, parser::ValueSource};
-        let matches = Cli::command().get_matches_from(args);
-        let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-        let sub = match &cli.command {
-            Some(Command::Serve(a) | Command::Worker(a)) => Some(a.clone()),
-            Some(Command::Demo(d)) => Some(d.server.clone()),
-            _ => None,
-        };
-        let mut server = cli.server.clone();
-        if let (Some(sub), Some((_, sub_matches))) = (sub, matches.subcommand()) {
-            let given = |m: &clap::ArgMatches, id: &str| {
-                m.value_source(id) == Some(ValueSource::CommandLine)
-            };
-            let take = |id: &str| given(sub_matches, id) || !given(&matches, id);
-            if take("listen") {
-                server.listen = sub.listen;
-            }
-            if take("public_url") {
-                server.public_url = sub.public_url;
-            }
-            if take("bootstrap_admin_password") {
-                server.bootstrap_admin_password = sub.bootstrap_admin_password;
-            }
-            if take("workers") {
-                server.workers = sub.workers;
-            }
-            if take("job_lease_secs") {
-                server.job_lease_secs = sub.job_lease_secs;
-            }
-            if take("trusted_proxies") {
-                server.trusted_proxies = sub.trusted_proxies;
-            }
-        }
-        cli.config.apply(server);
-        cli
-    }
-}
-
-/// The commands of DESIGN.md §4.
-#[derive(Subcommand, Debug)]
-pub enum Command {
-    /// Serve HTTP with in-process scan workers and the monitor.
-    Serve(ServerArgs),
-    /// Run scan workers and the monitor only (scale-out on PostgreSQL).
-    Worker(ServerArgs),
-    /// Crawl one live server (or read a saved snapshot), analyse it and print the report.
-    Scan(crate::cli::scan::ScanArgs),
-    /// Print the rule catalogue, one rule a line.
-    Rules(crate::cli::scan::RulesArgs),
-    /// Manage users and admin tokens.
-    #[command(subcommand)]
-    Admin(crate::cli::admin::AdminCommand),
-    /// Manage publishers.
-    #[command(subcommand)]
-    Publisher(crate::cli::admin::PublisherCommand),
-    /// Show or rotate signing keys; export the current root document.
-    #[command(subcommand)]
-    Keys(crate::cli::keys::KeysCommand),
-    /// Verify a signed allowlist as a client would.
-    Verify(crate::cli::verify::VerifyArgs),
-    /// Try the whole flow locally: an honest and a poisoned MCP server on loopback, published, scanned and served for review.
-    Demo(crate::cli::demo::DemoArgs),
-}
+use clap::Args;
 
 /// Settings shared by the server, the workers and the CLI commands that touch the database.
 #[derive(Args, Clone)]
@@ -129,7 +38,7 @@ pub struct Config {
     #[arg(long, env = "GATEHOUSE_SCAN_ALLOW_PRIVATE", global = true)]
     pub scan_allow_private: Option<String>,
 
-    /// Effective server settings (from [`ServerArgs`], see [`Cli::parse_scoped`]).
+    /// Effective server settings (from [`ServerArgs`], see [`Config::apply`]).
     #[arg(skip = default_listen())]
     pub listen: SocketAddr,
     /// See [`ServerArgs::public_url`].
@@ -215,6 +124,25 @@ impl fmt::Debug for ServerArgs {
 }
 
 impl Config {
+    /// The defaults of every flag, with the data directory `data_dir`, read
+    /// from no command line and no environment: for code that starts an
+    /// application itself (tests, benches) and sets what it needs.
+    pub fn new(data_dir: impl Into<PathBuf>) -> Config {
+        Config {
+            database_url: None,
+            data_dir: data_dir.into(),
+            scan_allow_private: None,
+            listen: default_listen(),
+            public_url: None,
+            bootstrap_admin_password: None,
+            workers: 4,
+            job_lease_secs: 15,
+            trusted_proxies: None,
+            rules_file: None,
+            log_format: "text".into(),
+        }
+    }
+
     /// Takes the effective server settings.
     pub fn apply(&mut self, server: ServerArgs) {
         self.listen = server.listen;
@@ -308,50 +236,43 @@ impl fmt::Debug for Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Parsed {
+        #[command(flatten)]
+        config: Config,
+        #[command(flatten)]
+        server: ServerArgs,
+    }
 
     #[test]
     fn debug_output_redacts_secrets() {
-        let cli = Cli::parse_scoped_from([
+        let mut parsed = Parsed::parse_from([
             "gatehouse",
             "--database-url",
             "postgres://u:pw@localhost/db",
-            "serve",
             "--bootstrap-admin-password",
             "hunter2",
         ]);
+        let shown_server = format!("{:?}", parsed.server);
+        parsed.config.apply(parsed.server.clone());
         assert_eq!(
-            cli.config.bootstrap_admin_password.as_deref(),
+            parsed.config.bootstrap_admin_password.as_deref(),
             Some("hunter2")
         );
-        let shown = format!("{:?} {:?}", cli.config, cli.command);
+        let shown = format!("{:?} {shown_server}", parsed.config);
         assert!(!shown.contains("hunter2"));
         assert!(!shown.contains(":pw@"));
     }
 
     #[test]
-    fn server_flags_work_on_either_side_of_the_subcommand_and_stay_out_of_scan_help() {
-        let before = Cli::parse_scoped_from(["gatehouse", "--listen", "127.0.0.1:9001", "serve"]);
-        assert_eq!(before.config.listen.port(), 9001);
-        let after = Cli::parse_scoped_from(["gatehouse", "serve", "--listen", "127.0.0.1:9002"]);
-        assert_eq!(after.config.listen.port(), 9002);
-        let bare = Cli::parse_scoped_from(["gatehouse", "--workers", "7"]);
-        assert_eq!(bare.config.workers, 7);
-
-        use clap::CommandFactory;
-        let mut command = Cli::command();
-        // Global flags reach subcommands when the command tree is built.
-        command.build();
-        let scan = command.find_subcommand_mut("scan").unwrap();
-        let help = scan.render_long_help().to_string();
-        for server_flag in [
-            "--listen",
-            "--public-url",
-            "--bootstrap-admin-password",
-            "--workers",
-            "--trusted-proxies",
-        ] {
-            assert!(!help.contains(server_flag), "{server_flag} in scan --help");
-        }
-        assert!(help.contains("--scan-allow-private"));
+    fn new_has_the_defaults_of_the_flags() {
+        let mut parsed = Parsed::parse_from(["gatehouse", "--data-dir", "/srv/gatehouse"]);
+        parsed.config.apply(parsed.server);
+        assert_eq!(
+            format!("{:?}", Config::new("/srv/gatehouse")),
+            format!("{:?}", parsed.config)
+        );
     }
 }

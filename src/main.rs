@@ -1,7 +1,8 @@
-//! The `gatehouse` binary: parse the command line and dispatch (DESIGN.md §4).
+//! The `gatehouse` binary: parse the command line and dispatch (ARCHITECTURE.md;
+//! docs/DESIGN.md §4). The only importer of `gatehouse::cli`.
 
-use gatehouse::cli;
-use gatehouse::config::{Cli, Command, Config};
+use gatehouse::cli::{self, Cli, Command};
+use gatehouse::config::Config;
 use tracing_subscriber::EnvFilter;
 
 fn main() {

@@ -13,9 +13,11 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use gatehouse::analysis::RulesConfig;
-use gatehouse::discovery::{CrawlOptions, NetPolicy};
-use gatehouse::jobs::{self, WorkerConfig};
-use gatehouse::storage::{Db, accounts};
+use gatehouse::config::Config;
+use gatehouse::discovery::NetPolicy;
+use gatehouse::jobs;
+use gatehouse::startup;
+use gatehouse::storage::Db;
 use serde_json::{Value, json};
 
 /// A minimal Streamable HTTP MCP server whose `tools/list` answer takes `delay_ms`.
@@ -78,23 +80,24 @@ async fn with_the_default_lease_a_killed_workers_job_restarts_within_30_seconds(
 struct Published {
     dir: tempfile::TempDir,
     database_url: String,
+    /// The registry's settings (the scanner may reach loopback).
+    config: Config,
     db: Db,
-    net: NetPolicy,
     version: gatehouse::storage::versions::VersionRow,
 }
 
 async fn publish_clock(url: &str) -> Published {
     let dir = tempfile::tempdir().unwrap();
     let database_url = format!("sqlite://{}", dir.path().join("gatehouse.db").display());
-    let db = Db::connect(&database_url).await.unwrap();
-    let (_, publisher_id) =
-        gatehouse::cli::admin::create_publisher(&db, "acme", &["com.example".into()], "test")
+    let mut config = Config::new(dir.path());
+    config.database_url = Some(database_url.clone());
+    config.scan_allow_private = Some("1".into());
+    let db = startup::connect(&config).await.unwrap();
+    let publisher =
+        gatehouse::accounts::create_publisher(&db, "acme", &["com.example".into()], "test")
             .await
-            .unwrap();
-    let publisher = accounts::publisher_by_id(&db, &publisher_id)
-        .await
-        .unwrap()
-        .unwrap();
+            .unwrap()
+            .publisher;
     let doc = json!({"name": "com.example/clock", "description": "Clock", "version": "1.0.0",
         "remotes": [{"type": "streamable-http", "url": url}]});
     let net = NetPolicy::from_config(Some("1")).unwrap();
@@ -105,8 +108,8 @@ async fn publish_clock(url: &str) -> Published {
     Published {
         dir,
         database_url,
+        config,
         db,
-        net,
         version,
     }
 }
@@ -123,8 +126,8 @@ async fn kill_a_worker_mid_crawl_and_reclaim(lease_secs: Option<u64>) -> Duratio
     let Published {
         dir,
         database_url,
+        mut config,
         db,
-        net,
         version,
     } = publish_clock(&url).await;
 
@@ -171,16 +174,10 @@ async fn kill_a_worker_mid_crawl_and_reclaim(lease_secs: Option<u64>) -> Duratio
 
     // Act 2: the server answers promptly now; another worker takes over once the lease expires.
     slow.delay_ms.store(0, Ordering::SeqCst);
-    let mut config = WorkerConfig::new(
-        CrawlOptions {
-            network: net,
-            ..CrawlOptions::default()
-        },
-        RulesConfig::default(),
-    );
     if let Some(secs) = lease_secs {
-        config.lease = Duration::from_secs(secs);
+        config.job_lease_secs = secs;
     }
+    let config = startup::worker_config(&config).unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
     while jobs::run_next(&db, &config).await.unwrap() == jobs::Outcome::Idle {
         assert!(
@@ -232,18 +229,12 @@ async fn a_panicking_analysis_leaves_the_version_in_review_with_the_failure_visi
     let url = spawn_slow_server(SlowServer::default()).await;
     let Published {
         dir: _dir,
+        config,
         db,
-        net,
         version,
         ..
     } = publish_clock(&url).await;
-    let mut config = WorkerConfig::new(
-        CrawlOptions {
-            network: net,
-            ..CrawlOptions::default()
-        },
-        RulesConfig::default(),
-    );
+    let mut config = startup::worker_config(&config).unwrap();
     config.analyzer = panicking_analysis;
 
     assert_eq!(jobs::run_until_idle(&db, &config).await.unwrap(), 1);

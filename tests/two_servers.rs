@@ -1,66 +1,41 @@
-//! Two real `gatehouse serve` processes on one database: fifty approvals sent
-//! to both at once. The allowlist versions clients see only increase, every
-//! version is signed once, and both processes end up serving the final
-//! document with all fifty servers.
+//! Two registries on one database: fifty approvals sent to both at once. The
+//! allowlist versions clients see only increase, every version is signed
+//! once, and both servers end up serving the final document with all fifty
+//! servers.
+//!
+//! Each server is a whole application as `gatehouse serve` builds it
+//! (`gatehouse::startup`): its own pool, signing-key store, allowlist cache,
+//! refresher and two scan workers; they share only the database and the data
+//! directory, as two processes would. Both listeners are bound before either
+//! server starts, so no port can be taken in between.
 
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use base64::Engine;
 use futures_util::future::join_all;
-use gatehouse::registry::credentials;
+use gatehouse::config::Config;
+use gatehouse::startup::{Application, Running};
 use gatehouse::storage::Db;
-use gatehouse::storage::accounts::{self, Role};
+use gatehouse::storage::accounts::Role;
 use serde_json::{Value, json};
 use sqlx::Connection;
 
-/// Kills the server process when the test ends, however it ends.
-struct Server(Child, String);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-async fn start_server(database_url: &str, data_dir: &std::path::Path) -> Server {
-    let port = free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_gatehouse"))
-        .arg("serve")
-        .env("GATEHOUSE_DATABASE_URL", database_url)
-        .env("GATEHOUSE_DATA_DIR", data_dir)
-        .env("GATEHOUSE_LISTEN", format!("127.0.0.1:{port}"))
-        .env(
-            "GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD",
-            "not-used-in-this-test",
-        )
-        .env("GATEHOUSE_WORKERS", "2")
-        .env("GATEHOUSE_LOG", "warn")
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let server = Server(child, format!("http://127.0.0.1:{port}"));
-    let started = Instant::now();
-    while !reqwest::get(format!("{}/readyz", server.1))
+/// Starts a registry on `listener` with the settings of the test's `gatehouse serve`.
+async fn start_server(
+    database_url: &str,
+    data_dir: &std::path::Path,
+    listener: tokio::net::TcpListener,
+) -> (Running, String) {
+    let mut config = Config::new(data_dir);
+    config.database_url = Some(database_url.to_string());
+    config.bootstrap_admin_password = Some("not-used-in-this-test".into());
+    config.workers = 2;
+    let running = Application::build_with_listener(&config, listener)
         .await
-        .is_ok_and(|r| r.status().is_success())
-    {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "the server did not start"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    server
+        .expect("the server starts")
+        .spawn();
+    let url = running.url();
+    (running, url)
 }
 
 async fn allowlist_version(client: &reqwest::Client, base: &str) -> (u64, usize) {
@@ -112,29 +87,25 @@ async fn database_url(dir: &tempfile::TempDir) -> Option<String> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn fifty_concurrent_approvals_through_two_server_processes_only_increase_the_version() {
+async fn fifty_concurrent_approvals_through_two_servers_only_increase_the_version() {
     // Arrange: the database, a publisher and an admin token, then two servers sharing database and keys.
     let dir = tempfile::tempdir().unwrap();
     let url = database_url(&dir).await.unwrap();
     let db = Db::connect(&url).await.unwrap();
-    let (publisher_token, _) =
-        gatehouse::cli::admin::create_publisher(&db, "acme", &["com.example".into()], "test")
+    let publisher_token =
+        gatehouse::accounts::create_publisher(&db, "acme", &["com.example".into()], "test")
             .await
-            .unwrap();
-    let admin_token = credentials::generate_token();
-    let mut tx = db.begin().await.unwrap();
-    accounts::insert_token(
-        &mut tx,
-        &credentials::hash_token(&admin_token),
-        Role::Admin,
-        None,
-        "test",
-    )
-    .await
-    .unwrap();
-    tx.commit().await.unwrap();
-    let a = start_server(&url, dir.path()).await;
-    let b = start_server(&url, dir.path()).await;
+            .unwrap()
+            .token;
+    let admin_token = gatehouse::accounts::create_staff_token(&db, "test", Role::Admin, "test")
+        .await
+        .unwrap();
+    let (listen_a, listen_b) = (
+        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+    );
+    let a = start_server(&url, dir.path(), listen_a).await;
+    let b = start_server(&url, dir.path(), listen_b).await;
     let client = reqwest::Client::new();
     for i in 0..50 {
         let doc = json!({"name": format!("com.example/s{i:02}"), "description": "d", "version": "1.0.0",
@@ -148,7 +119,7 @@ async fn fifty_concurrent_approvals_through_two_server_processes_only_increase_t
             .unwrap();
         assert_eq!(r.status(), 201);
     }
-    // The two processes' own workers scan everything.
+    // The two servers' own workers scan everything.
     let started = Instant::now();
     loop {
         let ready: i64 =
@@ -231,4 +202,8 @@ async fn fifty_concurrent_approvals_through_two_server_processes_only_increase_t
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
+    // Both stop cleanly: requests drained, workers done, pools closed.
+    let (a, b) = (a.0, b.0);
+    a.shutdown().await.unwrap();
+    b.shutdown().await.unwrap();
 }

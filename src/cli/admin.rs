@@ -50,10 +50,9 @@ pub enum RoleArg {
 
 use std::io::Read;
 
+use crate::accounts;
 use crate::config::Config;
-use crate::registry::{credentials, server_json};
-use crate::storage::accounts::{self, Role};
-use crate::storage::audit::{self, AuditEntry};
+use crate::storage::accounts::Role;
 
 fn role_of(r: RoleArg) -> Role {
     match r {
@@ -64,84 +63,35 @@ fn role_of(r: RoleArg) -> Role {
 
 /// Runs a `gatehouse admin` command.
 pub async fn run_admin(cmd: &AdminCommand, config: &Config) -> anyhow::Result<()> {
-    let db = super::serve::connect_existing(config).await?;
+    let db = crate::startup::connect_existing(config).await?;
     match cmd {
         AdminCommand::CreateUser {
             name,
             role,
             password_stdin,
         } => {
+            // Refuse a bad name before asking for a password.
             anyhow::ensure!(
-                valid_user_name(name),
+                accounts::valid_name(name),
                 "a user name is 1-64 characters of letters, digits, '.', '_' or '-'"
             );
             let (password, generated) = if *password_stdin {
                 let mut input = String::new();
                 std::io::stdin().read_to_string(&mut input)?;
                 let password = input.trim_end_matches(['\r', '\n']).to_string();
-                anyhow::ensure!(
-                    password.chars().count() >= credentials::MIN_PASSWORD_CHARS,
-                    "the password must have at least 12 characters"
-                );
+                accounts::check_password(&password)?;
                 (password, false)
             } else {
-                (credentials::generate_password(), true)
+                (crate::registry::credentials::generate_password(), true)
             };
-            let mut tx = db.begin().await?;
-            accounts::insert_user(
-                &mut tx,
-                name,
-                &credentials::hash_password(&password),
-                role_of(*role),
-            )
-            .await
-            .map_err(|e| {
-                if crate::storage::is_unique_violation(&e) {
-                    anyhow::anyhow!("a user named {name:?} already exists")
-                } else {
-                    e.into()
-                }
-            })?;
-            audit::append(
-                &mut tx,
-                AuditEntry {
-                    actor: "cli",
-                    action: "user.create",
-                    subject: &format!("user:{name}"),
-                    version_id: None,
-                    detail: serde_json::json!({"role": role_of(*role).as_str()}),
-                },
-            )
-            .await?;
-            tx.commit().await?;
+            accounts::create_user(&db, name, &password, role_of(*role), "cli").await?;
             println!("created user {name} ({})", role_of(*role).as_str());
             if generated {
                 println!("{password}");
             }
         }
         AdminCommand::CreateToken { name, role } => {
-            let token = credentials::generate_token();
-            let mut tx = db.begin().await?;
-            accounts::insert_token(
-                &mut tx,
-                &credentials::hash_token(&token),
-                role_of(*role),
-                None,
-                name,
-            )
-            .await?;
-            audit::append(
-                &mut tx,
-                AuditEntry {
-                    actor: "cli",
-                    action: "token.create",
-                    subject: &format!("token:{name}"),
-                    version_id: None,
-                    detail: serde_json::json!({"role": role_of(*role).as_str()}),
-                },
-            )
-            .await?;
-            tx.commit().await?;
+            let token = accounts::create_staff_token(&db, name, role_of(*role), "cli").await?;
             println!(
                 "created {} token {name:?} (shown once):",
                 role_of(*role).as_str()
@@ -155,76 +105,12 @@ pub async fn run_admin(cmd: &AdminCommand, config: &Config) -> anyhow::Result<()
 /// Runs a `gatehouse publisher` command.
 pub async fn run_publisher(cmd: &PublisherCommand, config: &Config) -> anyhow::Result<()> {
     let PublisherCommand::Create { name, namespaces } = cmd;
-    anyhow::ensure!(
-        valid_user_name(name),
-        "a publisher name is 1-64 characters of letters, digits, '.', '_' or '-'"
-    );
-    for ns in namespaces {
-        anyhow::ensure!(
-            server_json::valid_prefix(ns),
-            "{ns:?} is not a reverse-DNS namespace such as com.example"
-        );
-    }
-    let (token, _) = create_publisher(
-        &super::serve::connect_existing(config).await?,
-        name,
-        namespaces,
-        "cli",
-    )
-    .await?;
+    let db = crate::startup::connect_existing(config).await?;
+    let created = accounts::create_publisher(&db, name, namespaces, "cli").await?;
     println!(
         "created publisher {name} for {} (token shown once):",
         namespaces.join(", ")
     );
-    println!("{token}");
+    println!("{}", created.token);
     Ok(())
-}
-
-/// Creates a publisher with a first token; returns the token and the publisher id.
-pub async fn create_publisher(
-    db: &crate::storage::Db,
-    name: &str,
-    namespaces: &[String],
-    actor: &str,
-) -> anyhow::Result<(String, String)> {
-    let token = credentials::generate_token();
-    let mut tx = db.begin().await?;
-    let publisher = accounts::insert_publisher(&mut tx, name, namespaces)
-        .await
-        .map_err(|e| {
-            if crate::storage::is_unique_violation(&e) {
-                anyhow::anyhow!("a publisher named {name:?} already exists")
-            } else {
-                e.into()
-            }
-        })?;
-    accounts::insert_token(
-        &mut tx,
-        &credentials::hash_token(&token),
-        Role::Publisher,
-        Some(&publisher.id),
-        name,
-    )
-    .await?;
-    audit::append(
-        &mut tx,
-        AuditEntry {
-            actor,
-            action: "publisher.create",
-            subject: &format!("publisher:{name}"),
-            version_id: None,
-            detail: serde_json::json!({"namespaces": namespaces}),
-        },
-    )
-    .await?;
-    tx.commit().await?;
-    Ok((token, publisher.id))
-}
-
-fn valid_user_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
 }

@@ -21,11 +21,12 @@ use axum::routing::post;
 use clap::Args;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
-use tokio::sync::watch;
 
+use crate::accounts;
 use crate::config::Config;
 use crate::jobs;
-use crate::storage::{accounts, versions};
+use crate::startup::Application;
+use crate::storage::versions;
 
 /// Arguments of `gatehouse demo`.
 #[derive(Args, Debug)]
@@ -132,17 +133,16 @@ pub async fn run(args: &DemoArgs, config: &Config) -> anyhow::Result<()> {
     config.public_url = Some(format!("http://{address}"));
     config.bootstrap_admin_password = None;
 
-    let db = super::serve::connect(&config).await?;
-    super::serve::bootstrap_admin(&db, &config).await?;
-    let state = super::serve::app_state(db.clone(), &config)?;
-    state.allowlists.ensure_default(&db).await?;
+    // One scan worker is plenty for two servers.
+    config.workers = 1;
 
-    let (_, publisher_id) =
-        super::admin::create_publisher(&db, "demo", &[DEMO_NAMESPACE.to_string()], "system:demo")
-            .await?;
-    let publisher = accounts::publisher_by_id(&db, &publisher_id)
-        .await?
-        .context("the demo publisher")?;
+    let app = Application::build_with_listener(&config, listener).await?;
+    let db = app.db().clone();
+    let net = app.state().expect("the demo serves HTTP").net.clone();
+    let publisher =
+        accounts::create_publisher(&db, "demo", &[DEMO_NAMESPACE.to_string()], "system:demo")
+            .await?
+            .publisher;
     let servers = [DemoServer::Honest, DemoServer::Poisoned];
     for server in servers {
         let url = spawn_server(server).await?;
@@ -152,12 +152,11 @@ pub async fn run(args: &DemoArgs, config: &Config) -> anyhow::Result<()> {
             "version": "1.0.0",
             "remotes": [{"type": "streamable-http", "url": url}]
         });
-        crate::registry::publish::publish(&db, &state.net, &publisher, doc.to_string().as_bytes())
+        crate::registry::publish::publish(&db, &net, &publisher, doc.to_string().as_bytes())
             .await
             .map_err(|e| anyhow::anyhow!("publishing {}: {e}", server.name()))?;
     }
-    let worker = super::serve::worker_config(&config)?;
-    jobs::run_until_idle(&db, &worker).await?;
+    jobs::run_until_idle(&db, app.worker_config()).await?;
 
     println!("Gatehouse demo: two MCP servers published and scanned.");
     for server in servers {
@@ -173,6 +172,7 @@ pub async fn run(args: &DemoArgs, config: &Config) -> anyhow::Result<()> {
     }
     println!("Registry data: {}", args.dir.display());
     if args.exit_after_scan {
+        drop(app);
         db.close().await;
         return Ok(());
     }
@@ -181,21 +181,5 @@ pub async fn run(args: &DemoArgs, config: &Config) -> anyhow::Result<()> {
     );
     println!("Signed allowlist: http://{address}/v1/allowlist · Ctrl-C to stop.");
 
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let refresher = tokio::spawn(
-        state
-            .allowlists
-            .clone()
-            .run_refresher(db.clone(), stop_rx.clone()),
-    );
-    let workers = tokio::spawn(jobs::run_workers(db.clone(), worker, 1, stop_rx));
-    crate::http::serve(listener, crate::http::router(state), async move {
-        super::serve::shutdown_signal().await;
-        let _ = stop_tx.send(true);
-    })
-    .await?;
-    let _ = workers.await;
-    let _ = refresher.await;
-    db.close().await;
-    Ok(())
+    app.run_until(super::serve::shutdown_signal()).await
 }

@@ -28,7 +28,7 @@ pub enum KeysCommand {
 
 /// Runs a `keys` command; returns the exit code.
 pub async fn run(cmd: &KeysCommand, config: &crate::config::Config) -> i32 {
-    let dir = match super::serve::require_keys(config) {
+    let dir = match crate::startup::require_keys(config) {
         Ok(dir) => dir,
         Err(e) => {
             eprintln!("gatehouse keys: {e}");

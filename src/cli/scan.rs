@@ -76,7 +76,7 @@ pub enum EraArg {
 pub enum Format {
     /// For people; coloured on a terminal.
     Text,
-    /// The Report (DESIGN.md §6) with the snapshot.
+    /// The Report (docs/DESIGN.md §6) with the snapshot.
     Json,
     /// SARIF 2.1.0.
     Sarif,
@@ -150,7 +150,7 @@ fn fail(message: &str) -> i32 {
     EXIT_USAGE
 }
 
-/// The fields of which a Snapshot has at least one (DESIGN.md §6). `{}` or a
+/// The fields of which a Snapshot has at least one (docs/DESIGN.md §6). `{}` or a
 /// saved Report would otherwise deserialise as an empty snapshot and pass as
 /// "0 findings".
 const SNAPSHOT_MARKERS: &[&str] = &[

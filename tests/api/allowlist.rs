@@ -241,7 +241,7 @@ async fn concurrent_approvals_through_two_servers_only_ever_increase_the_version
     }
     // A client polls while fifty approvals go through two servers at once.
     let poller = {
-        let (client, a, b) = (app.client.clone(), app.address.clone(), second.clone());
+        let (client, a, b) = (app.client.clone(), app.address.clone(), second.url());
         tokio::spawn(async move {
             let mut seen = Vec::new();
             for i in 0..200 {
@@ -267,7 +267,7 @@ async fn concurrent_approvals_through_two_servers_only_ever_increase_the_version
         let base = if i % 2 == 0 {
             app.address.clone()
         } else {
-            second.clone()
+            second.url()
         };
         let (client, token) = (app.client.clone(), app.admin_token.clone());
         async move {
@@ -307,7 +307,7 @@ async fn concurrent_approvals_through_two_servers_only_ever_increase_the_version
         "every change signed once, no version reused"
     );
     // Both servers serve the final document within a couple of seconds (their refreshers poll every second).
-    for base in [&app.address, &second] {
+    for base in [&app.address, &second.url()] {
         let mut version = 0;
         for _ in 0..30 {
             let env: Value = app

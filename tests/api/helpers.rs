@@ -4,20 +4,21 @@
 
 use std::time::Duration;
 
-use gatehouse::analysis::RulesConfig;
-use gatehouse::cli::admin::create_publisher;
-use gatehouse::discovery::{CrawlOptions, NetPolicy};
-use gatehouse::http::{self, AppState};
+use gatehouse::accounts;
 use gatehouse::jobs::{self, WorkerConfig};
-use gatehouse::registry::credentials;
+use gatehouse::startup::Running;
 use gatehouse::storage::Db;
-use gatehouse::storage::accounts::{self, Role};
+use gatehouse::storage::accounts::Role;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 #[path = "../support/backends.rs"]
 mod backends;
 pub use backends::{Backend, fresh_database_url};
+use backends::{start, test_config};
+
+/// Password of the first admin (`admin`), created at start-up.
+const ADMIN_PASSWORD: &str = "correct horse battery staple";
 
 /// A running application with its database and credentials.
 pub struct TestApp {
@@ -37,6 +38,8 @@ pub struct TestApp {
     pub data_dir: std::path::PathBuf,
     /// The database URL (for a second server on the same database).
     pub database_url: String,
+    /// The running server; dropped (stopped) before the directory is removed.
+    _running: Running,
     _dir: tempfile::TempDir,
 }
 
@@ -49,30 +52,14 @@ impl TestApp {
             .try_init();
         let dir = tempfile::tempdir().expect("temp dir");
         let url = fresh_database_url(&backend, &dir).await;
-        let db = Db::connect(&url).await.expect("database");
-        let url = url.clone();
-        let net = NetPolicy::from_config(Some("1")).unwrap();
-        let state = AppState::new(db.clone(), net.clone(), "http://gatehouse.test", dir.path())
-            .expect("app state");
-        state.allowlists.ensure_default(&db).await.unwrap();
-        // As in `gatehouse serve`: pick up documents signed by other processes.
-        let (stop, stop_rx) = tokio::sync::watch::channel(false);
-        tokio::spawn(state.allowlists.clone().run_refresher(db.clone(), stop_rx));
-        std::mem::forget(stop);
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = format!("http://{}", listener.local_addr().unwrap());
-        let router = http::router(state);
-        tokio::spawn(async move { http::serve(listener, router, std::future::pending()).await });
+        let config = test_config(&url, dir.path(), ADMIN_PASSWORD);
+        let running = start(&config).await;
+        let address = running.url();
+        let db = running.db().clone();
 
         let admin_token = Self::token(&db, Role::Admin, "test-admin").await;
         let reviewer_token = Self::token(&db, Role::Reviewer, "test-reviewer").await;
-        let mut worker = WorkerConfig::new(
-            CrawlOptions {
-                network: net,
-                ..CrawlOptions::default()
-            },
-            RulesConfig::default(),
-        );
+        let mut worker = gatehouse::startup::worker_config(&config).expect("worker settings");
         worker.backoff_base = Duration::from_millis(0);
         TestApp {
             address,
@@ -86,48 +73,36 @@ impl TestApp {
             worker,
             data_dir: dir.path().to_path_buf(),
             database_url: url,
+            _running: running,
             _dir: dir,
         }
     }
 
     /// Starts a second server on the same database and key directory (a second
-    /// `gatehouse serve` process in all but the process boundary); returns its address.
-    pub async fn second_server(&self) -> String {
-        let db = Db::connect(&self.database_url).await.expect("second pool");
-        let state = AppState::new(
-            db.clone(),
-            NetPolicy::from_config(Some("1")).unwrap(),
-            "http://gatehouse.test",
+    /// `gatehouse serve` process in all but the process boundary); it stops
+    /// when the handle is dropped.
+    pub async fn second_server(&self) -> Running {
+        start(&test_config(
+            &self.database_url,
             &self.data_dir,
-        )
-        .expect("second app state");
-        let (_stop, stop_rx) = tokio::sync::watch::channel(false);
-        tokio::spawn(state.allowlists.clone().run_refresher(db, stop_rx));
-        std::mem::forget(_stop);
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = format!("http://{}", listener.local_addr().unwrap());
-        let router = http::router(state);
-        tokio::spawn(async move { http::serve(listener, router, std::future::pending()).await });
-        address
+            ADMIN_PASSWORD,
+        ))
+        .await
     }
 
     async fn token(db: &Db, role: Role, label: &str) -> String {
-        let token = credentials::generate_token();
-        let mut tx = db.begin().await.unwrap();
-        accounts::insert_token(&mut tx, &credentials::hash_token(&token), role, None, label)
+        accounts::create_staff_token(db, label, role, "test")
             .await
-            .unwrap();
-        tx.commit().await.unwrap();
-        token
+            .expect("a staff token")
     }
 
     /// Creates a publisher for the namespaces; returns its token.
     pub async fn publisher(&self, name: &str, namespaces: &[&str]) -> String {
         let ns: Vec<String> = namespaces.iter().map(|s| s.to_string()).collect();
-        create_publisher(&self.db, name, &ns, "test")
+        accounts::create_publisher(&self.db, name, &ns, "test")
             .await
             .expect("publisher")
-            .0
+            .token
     }
 
     /// `POST /v0/publish` with a JSON document.

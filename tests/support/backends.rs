@@ -1,6 +1,8 @@
 //! What the API and UI test binaries share: the database matrix, in which
 //! every test runs on a fresh SQLite file and, when `GATEHOUSE_TEST_POSTGRES_URL` is set,
-//! on a fresh PostgreSQL database of its own; and a verifying allowlist client.
+//! on a fresh PostgreSQL database of its own; the start of the real application
+//! (`gatehouse::startup`, as `gatehouse serve` starts it) on port 0; and a
+//! verifying allowlist client.
 //!
 //! Include with `#[path = "../support/backends.rs"] mod backends;` from a test
 //! crate's `helpers` module and re-export its items there: the
@@ -84,6 +86,36 @@ pub async fn fresh_database_url(backend: &Backend, dir: &tempfile::TempDir) -> S
             url.to_string()
         }
     }
+}
+
+/// The configuration of a test registry on `database_url` with its keys in
+/// `data_dir`: the scanner may reach loopback (fixture servers), the issuer is
+/// `http://gatehouse.test`, and the first admin `admin` gets `admin_password`.
+pub fn test_config(
+    database_url: &str,
+    data_dir: &std::path::Path,
+    admin_password: &str,
+) -> gatehouse::config::Config {
+    let mut config = gatehouse::config::Config::new(data_dir);
+    config.database_url = Some(database_url.to_string());
+    config.scan_allow_private = Some("1".into());
+    config.public_url = Some("http://gatehouse.test".into());
+    config.bootstrap_admin_password = Some(admin_password.to_string());
+    config
+}
+
+/// Starts the application of `config` on a free loopback port, without
+/// in-process scan workers (tests drive the queue until idle); it stops when
+/// the returned handle is dropped.
+pub async fn start(config: &gatehouse::config::Config) -> gatehouse::startup::Running {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a free port");
+    gatehouse::startup::Application::build_with_listener(config, listener)
+        .await
+        .expect("the application starts")
+        .without_workers()
+        .spawn()
 }
 
 /// Fetches the allowlist of `audience` from the server at `address` and

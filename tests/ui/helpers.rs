@@ -5,15 +5,14 @@
 
 use std::time::Duration;
 
+use gatehouse::accounts;
 use gatehouse::analysis::{Category, Finding, Report, ReportServer, Severity};
-use gatehouse::cli::admin::create_publisher;
 use gatehouse::discovery::NetPolicy;
-use gatehouse::http::{self, AppState};
-use gatehouse::registry::credentials;
 use gatehouse::registry::lifecycle::Status;
 use gatehouse::snapshot::{Snapshot, Target, TargetKind, Tool};
+use gatehouse::startup::Running;
 use gatehouse::storage::Db;
-use gatehouse::storage::accounts::{self, Publisher, Role};
+use gatehouse::storage::accounts::{Publisher, Role};
 use gatehouse::storage::versions::{self, NewScan};
 use reqwest::StatusCode;
 use reqwest::header::{CONTENT_TYPE, COOKIE, LOCATION, SET_COOKIE};
@@ -25,6 +24,7 @@ pub const PASSWORD: &str = "correct horse battery staple";
 #[path = "../support/backends.rs"]
 mod backends;
 pub use backends::{Backend, fresh_database_url, require_peers};
+use backends::{start, test_config};
 
 /// A running application with its database.
 pub struct TestApp {
@@ -34,6 +34,8 @@ pub struct TestApp {
     pub db: Db,
     /// An admin API token (to read results through the JSON API).
     pub admin_token: String,
+    /// The running server; dropped (stopped) before the directory is removed.
+    _running: Running,
     _dir: tempfile::TempDir,
 }
 
@@ -52,78 +54,38 @@ impl TestApp {
             .try_init();
         let dir = tempfile::tempdir().expect("temp dir");
         let url = fresh_database_url(&backend, &dir).await;
-        let db = Db::connect(&url).await.expect("database");
-        let state = AppState::new(
-            db.clone(),
-            NetPolicy::from_config(Some("1")).unwrap(),
-            "http://gatehouse.test",
-            dir.path(),
-        )
-        .expect("app state");
-        let mut state = state;
-        state.trusted_proxies = trusted_proxies
-            .iter()
-            .map(|c| c.parse().expect("a CIDR"))
-            .collect::<Vec<gatehouse::discovery::Cidr>>()
-            .into();
-        state
-            .allowlists
-            .ensure_default(&db)
-            .await
-            .expect("default allowlist");
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = format!("http://{}", listener.local_addr().unwrap());
-        let router = http::router(state);
-        tokio::spawn(async move { http::serve(listener, router, std::future::pending()).await });
-
+        // The first admin, `admin`, is created at start-up with PASSWORD.
+        let mut config = test_config(&url, dir.path(), PASSWORD);
+        config.trusted_proxies = Some(trusted_proxies.join(","));
+        let running = start(&config).await;
         let app = TestApp {
-            address,
-            db,
+            address: running.url(),
+            db: running.db().clone(),
             admin_token: String::new(),
+            _running: running,
             _dir: dir,
         };
-        app.user("admin", Role::Admin).await;
         app.user("reviewer", Role::Reviewer).await;
-        let admin_token = app.api_token().await;
+        let admin_token = accounts::create_staff_token(&app.db, "ui-test", Role::Admin, "test")
+            .await
+            .expect("an admin token");
         TestApp { admin_token, ..app }
     }
 
     /// Creates a user with [`PASSWORD`].
     pub async fn user(&self, name: &str, role: Role) {
-        let mut tx = self.db.begin().await.unwrap();
-        accounts::insert_user(&mut tx, name, &credentials::hash_password(PASSWORD), role)
+        accounts::create_user(&self.db, name, PASSWORD, role, "test")
             .await
-            .unwrap();
-        tx.commit().await.unwrap();
-    }
-
-    async fn api_token(&self) -> String {
-        let token = credentials::generate_token();
-        let mut tx = self.db.begin().await.unwrap();
-        accounts::insert_token(
-            &mut tx,
-            &credentials::hash_token(&token),
-            Role::Admin,
-            None,
-            "ui-test",
-        )
-        .await
-        .unwrap();
-        tx.commit().await.unwrap();
-        token
+            .expect("a user");
     }
 
     /// Creates a publisher for the namespaces; returns it with its token.
     pub async fn publisher(&self, name: &str, namespaces: &[&str]) -> (Publisher, String) {
         let ns: Vec<String> = namespaces.iter().map(|s| s.to_string()).collect();
-        let (token, id) = create_publisher(&self.db, name, &ns, "test")
+        let created = accounts::create_publisher(&self.db, name, &ns, "test")
             .await
             .expect("publisher");
-        let publisher = accounts::publisher_by_id(&self.db, &id)
-            .await
-            .unwrap()
-            .unwrap();
-        (publisher, token)
+        (created.publisher, created.token)
     }
 
     /// Publishes a package-only version, stores a scan of `tools` with `findings`

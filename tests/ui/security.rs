@@ -155,6 +155,7 @@ async fn a_reviewer_gets_403_on_admin_pages_and_actions(backend: Backend) {
 async fn signing_in_rotates_the_session_and_signing_out_ends_it(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut browser = FormClient::new(&app);
+    let audited_before = app.count("audit_log").await;
     let form = browser.get("/admin/login").await;
     let before = browser.cookie.clone().expect("the form sets a session");
 
@@ -179,7 +180,11 @@ async fn signing_in_rotates_the_session_and_signing_out_ends_it(backend: Backend
     assert_ne!(before, after, "the session id changes at sign-in");
     assert_eq!(out.location.as_deref(), Some("/admin/login"));
     assert_eq!(replay.get("/admin").await.status, StatusCode::SEE_OTHER);
-    assert_eq!(app.count("audit_log").await, 1, "the sign-in is audited");
+    assert_eq!(
+        app.count("audit_log").await,
+        audited_before + 1,
+        "the sign-in is audited"
+    );
 }
 
 async fn sign_ins_are_throttled_per_account_after_five_failures(backend: Backend) {

@@ -2,9 +2,10 @@
 //! signing keys and the audit log. Reviewers get 403 on every one of them
 //! ([`Admin`] decides per request).
 //!
-//! Creating a publisher goes through `cli::admin::create_publisher`, the same
-//! function as `gatehouse publisher create`; tokens and users through
-//! `storage::accounts`, each with its audit row in the same transaction. A new
+//! Publishers, tokens and users are created and revoked through the
+//! `accounts` service, the same functions as `gatehouse publisher create` and
+//! `gatehouse admin …`, each with its audit row in the same transaction; what
+//! the page says about a refusal is decided by the error's variant. A new
 //! token is shown exactly once: it travels to the next page in the session's
 //! one-shot flash, which that page clears.
 
@@ -18,10 +19,10 @@ use serde::Deserialize;
 use super::session::{Admin, CsrfForm, Flash, PageCtx};
 use super::text::{self, Text};
 use super::{UiError, html, short_ts};
+use crate::accounts::{self as service, AccountError};
 use crate::http::AppState;
-use crate::registry::{credentials, server_json};
 use crate::storage::accounts::{self, Role};
-use crate::storage::audit::{self, AuditEntry, AuditFilter};
+use crate::storage::audit::{self, AuditFilter};
 
 /// Routes of the administrator pages.
 pub fn router() -> Router<AppState> {
@@ -108,13 +109,37 @@ async fn show_publishers(
     })
 }
 
-/// Whether an account name is acceptable (the CLI's rule).
-fn valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+/// An account error that ends the request: a missing publisher or token is a
+/// 404 page, a refused input a 400, a database failure the server's.
+impl From<AccountError> for UiError {
+    fn from(e: AccountError) -> Self {
+        match e {
+            AccountError::NotFound(what) => UiError::NotFound(what),
+            AccountError::Invalid(_) | AccountError::AlreadyExists { .. } => {
+                UiError::BadRequest(e.to_string())
+            }
+            AccountError::Storage(e) => e.into(),
+        }
+    }
+}
+
+/// The flash for a refusal the user can act on; any other error is the server's.
+fn refusal(error: AccountError) -> Result<Flash, UiError> {
+    match error {
+        AccountError::AlreadyExists { .. }
+        | AccountError::Invalid(_)
+        | AccountError::NotFound(_) => Ok(Flash::error(sentence(&error.to_string()))),
+        AccountError::Storage(e) => Err(e.into()),
+    }
+}
+
+/// `text` as a sentence: a capital first letter and a full stop.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        None => String::new(),
+    }
 }
 
 /// `POST /admin/publishers`: a new publisher and its first token (shown once).
@@ -131,31 +156,19 @@ async fn create_publisher(
         .filter(|n| !n.is_empty())
         .map(str::to_string)
         .collect();
-    let flash = if !valid_name(&name) {
-        Flash::error("A publisher name is 1-64 characters of letters, digits, '.', '_' or '-'.")
-    } else if namespaces.is_empty() || !namespaces.iter().all(|n| server_json::valid_prefix(n)) {
-        Flash::error("Give one or more reverse-DNS namespaces such as com.example.")
-    } else {
-        match crate::cli::admin::create_publisher(
-            &state.db,
-            &name,
-            &namespaces,
-            &form.session.actor(),
-        )
-        .await
+    let flash =
+        match service::create_publisher(&state.db, &name, &namespaces, &form.session.actor()).await
         {
-            Ok((token, _)) => Flash {
+            Ok(created) => Flash {
                 kind: "ok".into(),
                 text: format!(
                     "Publisher {name} created for {}. Copy its token now: it is shown only once.",
                     namespaces.join(", ")
                 ),
-                secret: Some(token),
+                secret: Some(created.token),
             },
-            Err(e) if e.to_string().contains("already exists") => Flash::error(e.to_string()),
-            Err(e) => return Err(UiError::App(e.into())),
-        }
-    };
+            Err(e) => refusal(e)?,
+        };
     form.session.flash(&state, flash).await?;
     Ok(Redirect::to("/admin/publishers").into_response())
 }
@@ -167,31 +180,8 @@ async fn create_publisher_token(
     Path(id): Path<String>,
     form: CsrfForm,
 ) -> Result<Response, UiError> {
-    let publisher = accounts::publisher_by_id(&state.db, &id)
-        .await?
-        .ok_or_else(|| UiError::NotFound("no such publisher".into()))?;
-    let token = credentials::generate_token();
-    let mut tx = state.db.begin().await?;
-    accounts::insert_token(
-        &mut tx,
-        &credentials::hash_token(&token),
-        Role::Publisher,
-        Some(&publisher.id),
-        &publisher.name,
-    )
-    .await?;
-    audit::append(
-        &mut tx,
-        AuditEntry {
-            actor: &form.session.actor(),
-            action: "token.create",
-            subject: &format!("publisher:{}", publisher.name),
-            version_id: None,
-            detail: serde_json::json!({"role": "publisher"}),
-        },
-    )
-    .await?;
-    tx.commit().await?;
+    let (publisher, token) =
+        service::create_publisher_token(&state.db, &id, &form.session.actor()).await?;
     form.session
         .flash(
             &state,
@@ -215,32 +205,11 @@ async fn revoke_token(
     Path(id): Path<String>,
     form: CsrfForm,
 ) -> Result<Response, UiError> {
-    let mut tx = state.db.begin().await?;
-    let revoked = accounts::revoke_token(&mut tx, &id).await?;
-    if revoked {
-        audit::append(
-            &mut tx,
-            AuditEntry {
-                actor: &form.session.actor(),
-                action: "token.revoke",
-                subject: &format!("token:{id}"),
-                version_id: None,
-                detail: serde_json::json!({}),
-            },
-        )
-        .await?;
-    }
-    tx.commit().await?;
-    form.session
-        .flash(
-            &state,
-            if revoked {
-                Flash::ok("Token revoked; it no longer authenticates anything.")
-            } else {
-                Flash::error("That token does not exist or was already revoked.")
-            },
-        )
-        .await?;
+    let flash = match service::revoke_token(&state.db, &id, &form.session.actor()).await {
+        Ok(()) => Flash::ok("Token revoked; it no longer authenticates anything."),
+        Err(e) => refusal(e)?,
+    };
+    form.session.flash(&state, flash).await?;
     Ok(Redirect::to("/admin/publishers").into_response())
 }
 
@@ -285,36 +254,11 @@ async fn create_user(
         "admin" => Role::Admin,
         _ => Role::Reviewer,
     };
-    let flash = if !valid_name(&name) {
-        Flash::error("A user name is 1-64 characters of letters, digits, '.', '_' or '-'.")
-    } else if password.chars().count() < credentials::MIN_PASSWORD_CHARS {
-        Flash::error("The password must have at least 12 characters.")
-    } else {
-        let hash = tokio::task::spawn_blocking(move || credentials::hash_password(&password))
-            .await
-            .map_err(anyhow::Error::new)?;
-        let mut tx = state.db.begin().await?;
-        match accounts::insert_user(&mut tx, &name, &hash, role).await {
-            Ok(_) => {
-                audit::append(
-                    &mut tx,
-                    AuditEntry {
-                        actor: &form.session.actor(),
-                        action: "user.create",
-                        subject: &format!("user:{name}"),
-                        version_id: None,
-                        detail: serde_json::json!({"role": role.as_str()}),
-                    },
-                )
-                .await?;
-                tx.commit().await?;
-                Flash::ok(format!("User {name} ({}) created.", role.as_str()))
-            }
-            Err(e) if crate::storage::is_unique_violation(&e) => {
-                Flash::error(format!("A user named {name} already exists."))
-            }
-            Err(e) => return Err(e.into()),
-        }
+    let flash = match service::create_user(&state.db, &name, &password, role, &form.session.actor())
+        .await
+    {
+        Ok(()) => Flash::ok(format!("User {name} ({}) created.", role.as_str())),
+        Err(e) => refusal(e)?,
     };
     form.session.flash(&state, flash).await?;
     Ok(Redirect::to("/admin/users").into_response())

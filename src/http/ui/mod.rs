@@ -8,8 +8,8 @@
 //!
 //! Every state change is a POST carrying the session's CSRF token
 //! ([`session::CsrfForm`]), goes through the same function as the JSON API
-//! (`review::act`, `registry::publish::publish`, `cli::admin::create_publisher`,
-//! `storage::accounts`), and answers with a redirect to a GET page.
+//! and the command line (`review::act`, `registry::publish::publish`, the
+//! `accounts` service), and answers with a redirect to a GET page.
 
 pub mod admin;
 pub mod charts;
