@@ -7,6 +7,7 @@ pub mod auth;
 pub mod error;
 pub mod metrics;
 pub mod openapi;
+pub mod trace;
 pub mod ui;
 
 pub use openapi::openapi_document;
@@ -120,6 +121,7 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             metrics::track,
         ))
+        .layer(trace::layer())
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),

@@ -7,6 +7,7 @@ mod allowlist;
 mod authz;
 mod concurrency;
 mod hardening;
+mod logging;
 mod publish;
 mod read_api;
 mod review;
