@@ -1,4 +1,4 @@
-//! The Snapshot contract (DESIGN.md §6): what one crawl of one MCP server yields.
+//! The Snapshot contract (docs/DESIGN.md §6): what one crawl of one MCP server yields.
 //!
 //! These are plain data types shared by `discovery` (which produces them) and
 //! `analysis` (which reads them). Field names are exactly the MCP result
@@ -295,7 +295,7 @@ pub mod crawl_codes {
     pub const DUPLICATE_KEY: &str = "duplicate_key";
 }
 
-/// Which capability a finding or anomaly is about (DESIGN.md §6 `target`).
+/// Which capability a finding or anomaly is about (docs/DESIGN.md §6 `target`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Target {
     /// `server`, `tool`, `resource`, `resource_template` or `prompt`.

@@ -1,5 +1,5 @@
 //! `gatehouse verify --url`: the client fetches the allowlist over HTTP and
-//! walks `/v1/root/{n}.json` on the same origin until a 404, as DESIGN.md §7
+//! walks `/v1/root/{n}.json` on the same origin until a 404, as docs/DESIGN.md §7
 //! prescribes. The registry side is a minimal stand-in serving the key store's
 //! files, so this tests the client alone.
 

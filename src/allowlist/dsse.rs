@@ -1,5 +1,5 @@
 //! DSSE envelopes (<https://github.com/secure-systems-lab/dsse>, protocol v1)
-//! signed with Ed25519, as DESIGN.md §7 fixes them.
+//! signed with Ed25519, as docs/DESIGN.md §7 fixes them.
 //!
 //! The signature covers `PAE(payloadType, payload)`, never the JSON of the
 //! envelope, so a verifier needs no canonical JSON and the payload type is

@@ -1,6 +1,6 @@
 //! Signed allowlist: pins, payload, DSSE envelopes, keys and the root of trust (pure).
 //!
-//! This module implements DESIGN.md §7, the contract every MCP client relies on:
+//! This module implements docs/DESIGN.md §7, the contract every MCP client relies on:
 //!
 //! - [`pin`]: the SHA-256 of the RFC 8785 (JCS) form of an approved tool, prompt
 //!   or resource, so a client can tell a capability changed after approval.

@@ -1,4 +1,4 @@
-//! The allowlist payload (DESIGN.md §7) and how it is built from approved
+//! The allowlist payload (docs/DESIGN.md §7) and how it is built from approved
 //! versions; also the Claude Code managed-settings export of the same approvals.
 //!
 //! The builder is deterministic: servers, pins and revocations are sorted, so

@@ -1,4 +1,4 @@
-//! Pins (DESIGN.md §7): the hex SHA-256 of the RFC 8785 (JCS) serialisation
+//! Pins (docs/DESIGN.md §7): the hex SHA-256 of the RFC 8785 (JCS) serialisation
 //! of a capability restricted to the fields a model sees and a client acts on.
 //!
 //! Restricting the object keeps pins stable across fields that do not change

@@ -1,4 +1,4 @@
-//! Root documents (DESIGN.md §7): which keys may sign roots and allowlists,
+//! Root documents (docs/DESIGN.md §7): which keys may sign roots and allowlists,
 //! and how many of them must.
 //!
 //! Trust starts from a root a client pinned out of band. Root `n+1` is valid

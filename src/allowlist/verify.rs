@@ -1,4 +1,4 @@
-//! Client-side verification of a signed allowlist (DESIGN.md §7), exactly as
+//! Client-side verification of a signed allowlist (docs/DESIGN.md §7), exactly as
 //! an MCP client should do it; `gatehouse verify` and the tests use it.
 //!
 //! The order of the checks follows the DSSE protocol: authenticate the bytes

@@ -1,4 +1,4 @@
-//! The version lifecycle (DESIGN.md §3) and the transitions each action may make.
+//! The version lifecycle (docs/DESIGN.md §3) and the transitions each action may make.
 //!
 //! ```text
 //! pending → scanning → in_review → approved | rejected

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent verifier of Gatehouse signed allowlists.
 
-Written from the published format alone (DESIGN.md section 7: DSSE envelope,
+Written from the published format alone (docs/DESIGN.md section 7: DSSE envelope,
 Ed25519, root documents, JCS pins) with Python's `cryptography` and the
 `rfc8785` package; it shares no code with Gatehouse, so agreement between the
 two is evidence that the format is implementable as specified.
