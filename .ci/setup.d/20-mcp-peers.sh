@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reference MCP peers for the discovery interop tests (tests/discovery_interop.rs):
+# Reference MCP peers for the discovery interop tests (tests/discovery/interop.rs):
 #   - npm: @modelcontextprotocol/server-everything and @modelcontextprotocol/sdk
 #     (the reference client used by tests/interop/list.mjs), pinned in
 #     tests/interop/package.json + package-lock.json, installed into

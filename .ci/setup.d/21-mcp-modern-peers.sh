@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The modern-era interop peer for tests/discovery_interop.rs: the official
+# The modern-era interop peer for tests/discovery/interop.rs: the official
 # Python SDK 2.x (`mcp` 2.3.0, whose `MCPServer` speaks MCP 2026-07-28), in its
 # own virtual environment tests/interop/.venv-modern, apart from the 1.x SDK of
 # 20-mcp-peers.sh. Idempotent; sourced by .ci/run (the export reaches the tests)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Python peers for the independent allowlist verifier (tests/interop/verify_allowlist.py),
-# run by tests/allowlist_interop.rs. Idempotent: pip skips what is already installed.
+# run by tests/allowlist/interop.rs. Idempotent: pip skips what is already installed.
 # .ci/run sources this file, so everything runs in a subshell: no `set` option or
 # variable leaks into the caller, and a failure is still its non-zero status.
 (

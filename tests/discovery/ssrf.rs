@@ -5,8 +5,7 @@
 //! so 127.0.0.1 (and everything else private) stays refused: a redirect to it,
 //! or a name resolving to it (`localhost`), must not be followed.
 
-#[path = "support/mcp_fixtures.rs"]
-mod mcp_fixtures;
+use crate::mcp_fixtures;
 
 use std::net::{IpAddr, Ipv4Addr};
 

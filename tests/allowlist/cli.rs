@@ -2,8 +2,7 @@
 //! refusal has its own exit code and message, and key rotation is followed by
 //! clients pinned to an older root.
 
-#[path = "allowlist_support.rs"]
-mod support;
+use crate::support;
 
 use chrono::{Duration, Utc};
 use ed25519_dalek::SigningKey;

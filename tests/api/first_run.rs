@@ -4,8 +4,7 @@
 //! logs without colour codes when not on a terminal, and the README's quick
 //! start and Python verifier run exactly as written.
 
-#[path = "allowlist_support.rs"]
-mod support;
+use crate::allowlist_support as support;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -1,7 +1,8 @@
-//! Shared fixtures of the `allowlist_*` integration tests: a registry key
+//! Shared fixtures of the allowlist integration tests: a registry key
 //! store in a temporary directory, approved servers, signed documents on disk,
-//! and a way to run the real `gatehouse` binary. Included by the other test
-//! files with `#[path]`; compiled alone it holds no tests.
+//! and a way to run the real `gatehouse` binary. A module of the `allowlist`
+//! test binary (`use crate::support`), also mounted by `tests/api` for the
+//! first-run tests.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};

@@ -1,8 +1,7 @@
 //! Hostile fixture servers: every one must end in a bounded, recorded failure
 //! inside the deadline, with the process staying under 200 MB of resident memory.
 
-#[path = "support/mcp_fixtures.rs"]
-mod mcp_fixtures;
+use crate::mcp_fixtures;
 
 use std::time::{Duration, Instant};
 

@@ -3,8 +3,7 @@
 //! token renewal, against an in-process authorisation server on another address
 //! (another origin) that records every request it receives.
 
-#[path = "support/mcp_fixtures.rs"]
-mod mcp_fixtures;
+use crate::mcp_fixtures;
 
 use std::net::{IpAddr, Ipv4Addr};
 

@@ -7,8 +7,7 @@
 //! Without them these tests print `SKIPPED: …` and pass, unless
 //! `GATEHOUSE_REQUIRE_PEERS=1` (CI), where a missing peer fails the test.
 
-#[path = "allowlist_support.rs"]
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,7 +1,6 @@
 //! `gatehouse scan URL` end to end: the real binary crawling fixture servers.
 
-#[path = "support/mcp_fixtures.rs"]
-mod mcp_fixtures;
+use crate::mcp_fixtures;
 
 use std::process::Output;
 

@@ -3,8 +3,7 @@
 //! prescribes. The registry side is a minimal stand-in serving the key store's
 //! files, so this tests the client alone.
 
-#[path = "allowlist_support.rs"]
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -1,8 +1,7 @@
 //! Crawling honest fixture servers (rmcp and the hand-written legacy SSE server):
 //! lifecycle, declared categories only, pagination, headers and both transports.
 
-#[path = "support/mcp_fixtures.rs"]
-mod mcp_fixtures;
+use crate::mcp_fixtures;
 
 use gatehouse::discovery::{CrawlOptions, EraChoice, NetPolicy, TransportChoice, crawl};
 use gatehouse::snapshot::{Snapshot, crawl_codes};
