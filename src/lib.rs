@@ -19,3 +19,4 @@ pub mod review;
 pub mod snapshot;
 pub mod storage;
 pub mod strict_json;
+pub mod visible;
