@@ -1,34 +1,52 @@
 //! The admin API: review queue, version detail, decisions, audit log.
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::http::AppState;
 use crate::http::auth::Principal;
 use crate::http::error::AppError;
+use crate::http::openapi::{Access, ApiRouter, Operation};
 use crate::registry::lifecycle::Status;
 use crate::review::{self, Decision, ReviewError};
 use crate::storage::audit::{self, AuditFilter};
 use crate::storage::versions::{self, VersionFilter, VersionRow};
 
 /// Routes of the admin API.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/admin/queue", get(list_queue))
-        .route(
-            "/api/v1/admin/servers/{name}/versions/{version}",
-            get(get_version_detail),
+pub fn router() -> ApiRouter {
+    ApiRouter::new()
+        .get(
+            Operation::new(
+                "/api/v1/admin/queue",
+                "Versions awaiting review",
+                Access::Reviewer,
+            ),
+            list_queue,
         )
-        .route(
-            "/api/v1/admin/servers/{name}/versions/{version}/{action}",
-            post(decide_version),
+        .get(
+            Operation::new(
+                "/api/v1/admin/servers/{name}/versions/{version}",
+                "Version detail: server.json, snapshot, findings, diff",
+                Access::Reviewer,
+            ),
+            get_version_detail,
         )
-        .route("/api/v1/audit", get(list_audit))
+        .post(
+            Operation::new(
+                "/api/v1/admin/servers/{name}/versions/{version}/{action}",
+                "approve | reject | revoke | rescan | reopen",
+                Access::Reviewer,
+            ),
+            decide_version,
+        )
+        .get(
+            Operation::new("/api/v1/audit", "Audit log, newest first", Access::Admin),
+            list_audit,
+        )
 }
 
 impl From<ReviewError> for AppError {

@@ -1,23 +1,34 @@
 //! The publisher API: a publisher's own submissions, with status and findings.
 
+use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::routing::get;
-use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::http::AppState;
 use crate::http::auth::Principal;
 use crate::http::error::AppError;
+use crate::http::openapi::{Access, ApiRouter, Operation};
 use crate::storage::versions::{self, VersionFilter};
 
 /// Routes of the publisher API.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/publisher/versions", get(list_own_versions))
-        .route(
-            "/api/v1/publisher/servers/{name}/versions/{version}",
-            get(get_own_version),
+pub fn router() -> ApiRouter {
+    ApiRouter::new()
+        .get(
+            Operation::new(
+                "/api/v1/publisher/versions",
+                "List the caller's own versions",
+                Access::Publisher,
+            ),
+            list_own_versions,
+        )
+        .get(
+            Operation::new(
+                "/api/v1/publisher/servers/{name}/versions/{version}",
+                "Get one of the caller's versions with findings",
+                Access::Publisher,
+            ),
+            get_own_version,
         )
 }
 
