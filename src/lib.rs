@@ -23,3 +23,4 @@ pub mod snapshot;
 pub mod startup;
 pub mod storage;
 pub mod strict_json;
+pub mod visible;

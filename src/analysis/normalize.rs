@@ -361,51 +361,11 @@ fn is_silent(c: char) -> bool {
     )
 }
 
-/// Renders a text with invisible and control characters made visible:
-/// `<U+200B>`, `<ESC>`, `<TAG:…>` for runs of tag characters, `\n` for newlines.
+/// Renders a text with invisible and control characters made visible, in
+/// the one notation of [`crate::visible`]: `<U+200B>`, `<ESC>`, `<TAG:…>` for
+/// runs of tag characters, `\n` for newlines.
 pub fn visible(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 16);
-    let mut tags = String::new();
-    for c in s.chars() {
-        if let '\u{E0000}'..='\u{E007F}' = c {
-            let v = c as u32 - 0xE0000;
-            tags.push(
-                char::from_u32(v)
-                    .filter(|x| (' '..='~').contains(x))
-                    .unwrap_or('?'),
-            );
-            continue;
-        }
-        if !tags.is_empty() {
-            let _ = write!(out, "<TAG:{tags}>");
-            tags.clear();
-        }
-        match c {
-            '\u{1b}' => out.push_str("<ESC>"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => {
-                let _ = write!(out, "<U+{:04X}>", c as u32);
-            }
-            c if is_invisible_format(c) => {
-                let _ = write!(out, "<U+{:04X}>", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    if !tags.is_empty() {
-        let _ = write!(out, "<TAG:{tags}>");
-    }
-    out
-}
-
-/// Invisible formatting characters that evidence spells out.
-fn is_invisible_format(c: char) -> bool {
-    matches!(c,
-        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}'
-        | '\u{180E}' | '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{3164}'
-        | '\u{FFA0}' | '\u{FE00}'..='\u{FE0E}' | '\u{E0100}'..='\u{E01EF}')
+    crate::visible::render(s)
 }
 
 /// Characters of context shown on each side of a match in evidence.

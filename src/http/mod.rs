@@ -13,12 +13,10 @@ pub mod ui;
 pub use openapi::openapi_document;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
-use axum::http::{HeaderName, HeaderValue, Method, header};
+use axum::http::{HeaderName, HeaderValue, header};
 use tokio::net::TcpListener;
-use tower_http::cors::{Any, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::discovery::NetPolicy;
@@ -96,27 +94,17 @@ impl AppState {
     }
 }
 
+/// Every route the server answers: the API (whose table is the OpenAPI
+/// document, see [`openapi`]) and the web UI, with the problem+json 404 for
+/// the rest. [`router`] adds the middleware and the state.
+pub fn routes() -> Router<AppState> {
+    let (api_routes, _) = api::routes().into_parts();
+    api_routes.merge(ui::router()).fallback(api::ops::not_found)
+}
+
 /// Builds the full application router.
 pub fn router(state: AppState) -> Router {
-    // The public read API and the signed documents are meant to be fetched from
-    // anywhere, browsers included; nothing there depends on cookies.
-    let open_cors = CorsLayer::new()
-        .allow_origin(Any)
-        .allow_methods([Method::GET, Method::HEAD, Method::OPTIONS])
-        .allow_headers([header::IF_NONE_MATCH, header::ACCEPT])
-        .expose_headers([header::ETAG])
-        .max_age(Duration::from_secs(3600));
-
-    let public = api::servers::router().layer(open_cors);
-    Router::new()
-        .merge(public)
-        .merge(api::publish::router())
-        .merge(api::publisher::router())
-        .merge(api::admin::router())
-        .merge(api::ops::router())
-        .merge(api::allowlist::router())
-        .merge(ui::router())
-        .fallback(api::ops::not_found)
+    routes()
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             metrics::track,

@@ -4,6 +4,7 @@
 
 pub mod allowlists;
 pub mod diff;
+pub mod read;
 
 use serde::Deserialize;
 use serde_json::json;
@@ -70,6 +71,9 @@ pub enum ReviewError {
     /// Someone else changed the version meanwhile.
     #[error("the version changed while this decision was being made; reload and try again")]
     Raced,
+    /// The version's stored scan cannot be read (nothing is decided on it).
+    #[error(transparent)]
+    Read(#[from] read::ReadError),
     /// Database failure.
     #[error(transparent)]
     Db(#[from] sqlx::Error),
@@ -117,7 +121,7 @@ pub async fn act(
     // one (and, on PostgreSQL, an audience's row lock) — under load that is a
     // pool deadlock. An approval needs the latest scan: read it once.
     let (snapshot, risk) = match &decision {
-        Decision::Approve(_) => reviewed_scan(db, &current.id).await?,
+        Decision::Approve(_) => reviewed_scan(db, &current).await?,
         _ => (None, crate::allowlist::Risk::default()),
     };
 
@@ -182,7 +186,7 @@ pub async fn act(
     if matches!(to, Status::Revoked | Status::Rejected)
         || (to == Status::Pending && current.status == Status::Suspended)
     {
-        clear_approved_tools(&mut tx, &current.id).await?;
+        versions::clear_approved_tools(&mut tx, &current.id).await?;
     }
     if matches!(decision, Decision::Rescan) {
         let kind = if to == Status::Approved {
@@ -211,20 +215,16 @@ pub async fn act(
         .ok_or(ReviewError::NotFound(subject))
 }
 
-/// The snapshot and the risk summary of a version's latest scan: what a reviewer approved.
+/// The snapshot and the risk summary of a version's latest scan: what a
+/// reviewer approved. A scan that cannot be read refuses the approval.
 async fn reviewed_scan(
     db: &Db,
-    version_id: &str,
-) -> Result<(Option<Snapshot>, crate::allowlist::Risk), sqlx::Error> {
-    let scan = versions::latest_scan(db, version_id).await?;
-    let snapshot: Option<Snapshot> = scan
-        .as_ref()
-        .and_then(|s| s.snapshot.as_deref())
-        .and_then(|t| serde_json::from_str(t).ok());
-    let report: Option<crate::analysis::Report> = scan
-        .as_ref()
-        .and_then(|s| s.report.as_deref())
-        .and_then(|r| serde_json::from_str(r).ok());
+    v: &VersionRow,
+) -> Result<(Option<Snapshot>, crate::allowlist::Risk), ReviewError> {
+    let (snapshot, report) = match read::latest_scan(db, v).await? {
+        Some(scan) => (scan.snapshot, scan.report),
+        None => (None, None),
+    };
     let risk = crate::allowlist::Risk {
         max_severity: report
             .as_ref()
@@ -295,44 +295,19 @@ fn validate_approval(
     })
 }
 
-/// The snapshot of a version's latest scan, if it has one.
-pub async fn snapshot_of(db: &Db, version_id: &str) -> Result<Option<Snapshot>, sqlx::Error> {
-    Ok(versions::latest_scan(db, version_id)
-        .await?
-        .and_then(|s| s.snapshot)
-        .and_then(|text| serde_json::from_str(&text).ok()))
-}
-
 async fn record_approved_tools(
     tx: &mut Tx,
     snapshot: Option<&Snapshot>,
     v: &VersionRow,
     approval: &ApprovalRow,
 ) -> Result<(), sqlx::Error> {
-    clear_approved_tools(tx, &v.id).await?;
     let names: Vec<String> = match &approval.tools {
         Some(t) => t.clone(),
         None => snapshot
             .map(|s| s.tools.iter().map(|t| t.name.clone()).collect())
             .unwrap_or_default(),
     };
-    for name in names {
-        sqlx::query("INSERT INTO approved_tools (version_id, server_name, tool_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
-            .bind(&v.id)
-            .bind(&v.server_name)
-            .bind(name)
-            .execute(tx.conn())
-            .await?;
-    }
-    Ok(())
-}
-
-async fn clear_approved_tools(tx: &mut Tx, version_id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM approved_tools WHERE version_id = $1")
-        .bind(version_id)
-        .execute(tx.conn())
-        .await?;
-    Ok(())
+    versions::replace_approved_tools(tx, &v.id, &v.server_name, &names).await
 }
 
 /// Tool names of approved versions, with their server: the analysis context.
@@ -340,15 +315,7 @@ pub async fn approved_context(
     db: &Db,
     except_server: &str,
 ) -> Result<crate::analysis::Context, sqlx::Error> {
-    use sqlx::Row;
-    let rows = sqlx::query(
-        "SELECT t.tool_name, t.server_name FROM approved_tools t JOIN versions v ON v.id = t.version_id
-         WHERE v.status = 'approved' AND t.server_name <> $1",
-    )
-    .bind(except_server)
-    .fetch_all(db.pool())
-    .await?;
-    let approved_tools: Vec<(String, String)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+    let approved_tools = versions::approved_tools(db, except_server).await?;
     let mut approved_servers: Vec<String> = approved_tools.iter().map(|(_, s)| s.clone()).collect();
     approved_servers.sort();
     approved_servers.dedup();

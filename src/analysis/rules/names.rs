@@ -813,7 +813,8 @@ fn as_latin(name: &str) -> String {
 fn visible_codepoints(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars().take(200) {
-        if c.is_ascii() {
+        if c.is_ascii() || crate::visible::is_hidden(c) {
+            // A hidden character is its marker alone, never itself.
             out.push_str(&visible(&c.to_string()));
         } else {
             out.push_str(&format!("{c}<U+{:04X}>", c as u32));

@@ -7,36 +7,67 @@
 
 use std::time::Duration;
 
+use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
 use serde::Deserialize;
-use sqlx::Row;
 use tower_http::cors::{Any, CorsLayer};
 
 use crate::allowlist::{ApprovedServer, Risk, claude_code_managed_settings};
 use crate::http::AppState;
 use crate::http::error::AppError;
+use crate::http::openapi::{Access, ApiRouter, Operation};
 use crate::review::valid_audience;
 use crate::storage::parse_ts;
 
 /// Routes of the signed documents.
-pub fn router() -> Router<AppState> {
+pub fn router() -> ApiRouter {
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::HEAD, Method::OPTIONS])
         .allow_headers([header::IF_NONE_MATCH])
         .expose_headers([header::ETAG])
         .max_age(Duration::from_secs(3600));
-    Router::new()
-        .route("/v1/allowlist", get(get_allowlist))
-        .route("/v1/root.json", get(get_current_root))
-        .route("/v1/root/{file}", get(get_root_version))
-        .route("/.well-known/jwks.json", get(get_jwks))
-        .route("/v1/exports/claude-code", get(get_claude_code_export))
-        .layer(cors)
+    ApiRouter::new()
+        .get(
+            Operation::new(
+                "/v1/allowlist",
+                "The signed allowlist of an audience (`?audience=`, default `default`); strong ETag, 304 on If-None-Match",
+                Access::Anyone,
+            ),
+            get_allowlist,
+        )
+        .get(
+            Operation::new("/v1/root.json", "The current signed root document", Access::Anyone),
+            get_current_root,
+        )
+        .get(
+            Operation::new(
+                "/v1/root/{n}.json",
+                "Signed root document number n, for walking from a pinned root",
+                Access::Anyone,
+            )
+            .served_at("/v1/root/{file}"),
+            get_root_version,
+        )
+        .get(
+            Operation::new(
+                "/.well-known/jwks.json",
+                "Current public keys (informational)",
+                Access::Anyone,
+            ),
+            get_jwks,
+        )
+        .get(
+            Operation::new(
+                "/v1/exports/claude-code",
+                "Claude Code managed settings for an audience's approved servers (unsigned convenience)",
+                Access::Anyone,
+            ),
+            get_claude_code_export,
+        )
+        .map_router(|r| r.layer(cors))
 }
 
 /// `?audience=` (default `default`).
@@ -178,24 +209,18 @@ pub async fn get_claude_code_export(
             "no allowlist for the audience {audience:?}"
         )));
     }
-    let rows = sqlx::query(
-        "SELECT v.server_name, v.version, v.server_json, v.approved_at FROM allowlist_entries e
-         JOIN versions v ON v.id = e.version_id WHERE e.audience = $1 ORDER BY v.server_name, v.version",
-    )
-    .bind(&audience)
-    .fetch_all(state.db.pool())
-    .await?;
+    let rows = crate::storage::allowlists::listed_versions(&state.db, &audience).await?;
     let servers: Vec<ApprovedServer> = rows
-        .iter()
+        .into_iter()
         .map(|r| ApprovedServer {
-            name: r.get(0),
-            version: r.get(1),
+            name: r.server_name,
+            version: r.version,
             approved_at: r
-                .get::<Option<String>, _>(3)
+                .approved_at
                 .as_deref()
                 .and_then(parse_ts)
                 .unwrap_or_default(),
-            server_json: serde_json::from_str(&r.get::<String, _>(2)).unwrap_or_default(),
+            server_json: serde_json::from_str(&r.server_json).unwrap_or_default(),
             tools: Vec::new(),
             prompts: Vec::new(),
             resources: Vec::new(),

@@ -1,4 +1,5 @@
-//! JSON API handlers, one file per resource, each exporting `router()`.
+//! JSON API handlers, one file per resource, each exporting `router()` — an
+//! [`ApiRouter`], whose table is the OpenAPI document (`http::openapi`).
 
 pub mod admin;
 pub mod allowlist;
@@ -15,7 +16,34 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::error::AppError;
+use super::openapi::ApiRouter;
 use crate::storage::versions::VersionRow;
+
+/// Every route of the API, with its table.
+pub fn routes() -> ApiRouter {
+    // The public read API is meant to be fetched from anywhere, browsers
+    // included; nothing there depends on cookies.
+    let open_cors = tower_http::cors::CorsLayer::new()
+        .allow_origin(tower_http::cors::Any)
+        .allow_methods([
+            axum::http::Method::GET,
+            axum::http::Method::HEAD,
+            axum::http::Method::OPTIONS,
+        ])
+        .allow_headers([
+            axum::http::header::IF_NONE_MATCH,
+            axum::http::header::ACCEPT,
+        ])
+        .expose_headers([axum::http::header::ETAG])
+        .max_age(std::time::Duration::from_secs(3600));
+    ApiRouter::new()
+        .merge(servers::router().map_router(|r| r.layer(open_cors)))
+        .merge(publish::router())
+        .merge(publisher::router())
+        .merge(admin::router())
+        .merge(ops::router())
+        .merge(allowlist::router())
+}
 
 /// Whether a request declares a JSON body (`application/json` or `application/*+json`).
 pub fn is_json(headers: &HeaderMap) -> bool {

@@ -1,24 +1,40 @@
 //! Operations endpoints: liveness, readiness, metrics, OpenAPI.
 
+use axum::Json;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
 use serde_json::json;
 
 use crate::http::AppState;
 use crate::http::error::AppError;
+use crate::http::openapi::{Access, ApiRouter, Operation};
 use crate::registry::lifecycle::Status;
 use crate::storage::versions;
 
 /// Routes of the operations endpoints.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
-        .route("/metrics", get(metrics))
-        .route("/openapi.json", get(openapi))
+pub fn router() -> ApiRouter {
+    ApiRouter::new()
+        .get(
+            Operation::new("/healthz", "Liveness", Access::Anyone),
+            healthz,
+        )
+        .get(
+            Operation::new("/readyz", "Readiness (database reachable)", Access::Anyone),
+            readyz,
+        )
+        .get(
+            Operation::new("/metrics", "Prometheus metrics", Access::Anyone),
+            metrics,
+        )
+        .get(
+            Operation::new(
+                "/openapi.json",
+                "This document: every route but the web UI's",
+                Access::Anyone,
+            ),
+            openapi,
+        )
 }
 
 /// Liveness: the process answers.
@@ -68,7 +84,7 @@ pub async fn metrics(State(state): State<AppState>) -> Result<Response, AppError
 
 /// The OpenAPI document of this API.
 pub async fn openapi() -> Json<serde_json::Value> {
-    Json(crate::http::openapi_document())
+    Json(crate::http::openapi_document().clone())
 }
 
 /// Unknown paths answer problem+json 404.

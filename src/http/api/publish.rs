@@ -1,15 +1,15 @@
 //! `POST /v0/publish`: the official registry's publish endpoint.
 
+use axum::Json;
 use axum::extract::{Request, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
-use axum::{Json, Router};
 use serde_json::json;
 
 use crate::http::AppState;
 use crate::http::auth::Principal;
 use crate::http::error::AppError;
+use crate::http::openapi::{Access, ApiRouter, Operation};
 use crate::registry::publish;
 
 /// Largest accepted server.json.
@@ -19,8 +19,17 @@ pub const MAX_BODY: usize = 256 * 1024;
 const DRAIN_LIMIT: usize = 1024 * 1024;
 
 /// Routes of the publish API.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/v0/publish", post(publish_server))
+pub fn router() -> ApiRouter {
+    ApiRouter::new().post(
+        Operation::new(
+            "/v0/publish",
+            "Publish a server.json (official registry format)",
+            Access::Publisher,
+        )
+        .body("https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json")
+        .success("201", "Stored as pending; official ServerResponse shape"),
+        publish_server,
+    )
 }
 
 /// Validates and stores a server.json; 201 with the official entry shape.

@@ -5,11 +5,10 @@
 //! row returned, so a walk returns every row that existed when it started
 //! exactly once, however many versions are published meanwhile.
 
+use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
@@ -17,17 +16,36 @@ use serde::{Deserialize, Serialize};
 use super::RawServerResponse;
 use crate::http::AppState;
 use crate::http::error::AppError;
+use crate::http::openapi::{Access, ApiRouter, Operation};
 use crate::storage::versions::{self, PublicQuery};
 use crate::storage::{parse_ts, ts};
 
 /// Routes of the read API.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/v0.1/servers", get(list_servers))
-        .route("/v0.1/servers/{name}/versions", get(list_server_versions))
-        .route(
-            "/v0.1/servers/{name}/versions/{version}",
-            get(get_server_version),
+pub fn router() -> ApiRouter {
+    ApiRouter::new()
+        .get(
+            Operation::new(
+                "/v0.1/servers",
+                "List approved server versions",
+                Access::Anyone,
+            ),
+            list_servers,
+        )
+        .get(
+            Operation::new(
+                "/v0.1/servers/{name}/versions",
+                "List approved versions of a server",
+                Access::Anyone,
+            ),
+            list_server_versions,
+        )
+        .get(
+            Operation::new(
+                "/v0.1/servers/{name}/versions/{version}",
+                "Get an approved version (or `latest`)",
+                Access::Anyone,
+            ),
+            get_server_version,
         )
 }
 
