@@ -191,9 +191,13 @@ impl AppError {
             AppError::Internal(cause) => {
                 tracing::error!(error = %format!("{cause:#}"), "request failed")
             }
-            AppError::Unreadable { detail, cause } => {
-                tracing::error!(what = %detail, error = %cause, "stored data unreadable")
-            }
+            // The decoding error may quote the stored (hostile) text:
+            // its hidden characters are spelled out before it reaches a log.
+            AppError::Unreadable { detail, cause } => tracing::error!(
+                what = %detail,
+                error = %crate::visible::render(cause),
+                "stored data unreadable"
+            ),
             _ => {}
         }
     }

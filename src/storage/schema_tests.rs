@@ -192,29 +192,35 @@ async fn postgres_schema(db: &Db) -> Schema {
     .fetch_all(pool)
     .await
     .unwrap();
-    let mut indexes: BTreeMap<(String, String), (bool, bool, bool, Vec<String>)> = BTreeMap::new();
+    /// One PostgreSQL index as read, before it is sorted into the schema.
+    struct PgIndex {
+        unique: bool,
+        primary: bool,
+        /// Behind a constraint (PRIMARY KEY, UNIQUE) rather than created by name.
+        backed: bool,
+        columns: Vec<String>,
+    }
+    let mut indexes: BTreeMap<(String, String), PgIndex> = BTreeMap::new();
     for r in rows {
         let entry = indexes
             .entry((r.get("tbl"), r.get("idx")))
-            .or_insert_with(|| {
-                (
-                    r.get::<i64, _>("uniq") == 1,
-                    r.get::<i64, _>("pk") == 1,
-                    r.get::<i64, _>("backed") == 1,
-                    Vec::new(),
-                )
+            .or_insert_with(|| PgIndex {
+                unique: r.get::<i64, _>("uniq") == 1,
+                primary: r.get::<i64, _>("pk") == 1,
+                backed: r.get::<i64, _>("backed") == 1,
+                columns: Vec::new(),
             });
         entry
-            .3
+            .columns
             .push(normalise_expression(&r.get::<String, _>("col")));
     }
-    for ((table, name), (unique, pk, backed, columns)) in indexes {
-        if pk {
-            schema.primary_keys.insert(table, columns);
+    for ((table, name), index) in indexes {
+        if index.primary {
+            schema.primary_keys.insert(table, index.columns);
             continue;
         }
-        schema.indexes.insert((table, unique, columns));
-        if !backed {
+        schema.indexes.insert((table, index.unique, index.columns));
+        if !index.backed {
             schema.named_indexes.insert(name);
         }
     }
