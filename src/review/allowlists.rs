@@ -21,14 +21,14 @@ use std::time::Duration;
 use axum::body::Bytes;
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
-use sqlx::Row;
 
 use crate::allowlist::{
     self, AllowlistPayload, ApprovedServer, KeyStore, Revoked, Risk, ServerEntry,
 };
 use crate::snapshot::Snapshot;
+use crate::storage::allowlists as store;
 use crate::storage::versions::{ApprovalRow, VersionRow};
-use crate::storage::{Db, Tx, now, parse_ts};
+use crate::storage::{Db, Tx, parse_ts};
 
 /// How long a signed allowlist is valid.
 pub const VALIDITY: chrono::Duration = chrono::Duration::days(7);
@@ -133,12 +133,7 @@ impl Publisher {
             let mut keys = self.keys.write().expect("key store lock");
             keys.rotate_allowlist_key(Utc::now())?
         };
-        let audiences: Vec<String> = sqlx::query("SELECT audience FROM allowlist_audiences")
-            .fetch_all(db.pool())
-            .await?
-            .iter()
-            .map(|r| r.get(0))
-            .collect();
+        let audiences = store::audiences(db).await?;
         let mut tx = db.begin().await?;
         let docs = self.publish_audiences(&mut tx, &audiences).await?;
         crate::storage::audit::append(
@@ -192,19 +187,7 @@ impl Publisher {
             risk,
         });
         let entry_json = serde_json::to_string(&entry)?;
-        sqlx::query("DELETE FROM allowlist_entries WHERE version_id = $1")
-            .bind(&v.id)
-            .execute(tx.conn())
-            .await?;
-        for audience in &approval.audiences {
-            sqlx::query("INSERT INTO allowlist_entries (version_id, audience, server_name, entry) VALUES ($1, $2, $3, $4)")
-                .bind(&v.id)
-                .bind(audience)
-                .bind(&v.server_name)
-                .bind(&entry_json)
-                .execute(tx.conn())
-                .await?;
-        }
+        store::replace_entries(tx, &v.id, &v.server_name, &approval.audiences, &entry_json).await?;
         Ok(())
     }
 
@@ -216,43 +199,20 @@ impl Publisher {
         v: &VersionRow,
         revoked_reason: Option<&str>,
     ) -> anyhow::Result<Vec<String>> {
-        let audiences: Vec<String> =
-            sqlx::query("SELECT audience FROM allowlist_entries WHERE version_id = $1")
-                .bind(&v.id)
-                .fetch_all(tx.conn())
-                .await?
-                .iter()
-                .map(|r| r.get(0))
-                .collect();
+        let audiences = store::entry_audiences(tx, &v.id).await?;
         if let Some(reason) = revoked_reason {
             let mut targets = audiences.clone();
             if targets.is_empty() {
-                targets = approval_audiences(tx, &v.id).await?;
+                targets = crate::storage::versions::approval_audiences(tx, &v.id).await?;
             }
             for audience in &targets {
-                sqlx::query(
-                    "INSERT INTO allowlist_revocations (version_id, audience, server_name, version, reason, at)
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-                )
-                .bind(&v.id)
-                .bind(audience)
-                .bind(&v.server_name)
-                .bind(&v.version)
-                .bind(reason)
-                .bind(now())
-                .execute(tx.conn())
-                .await?;
+                store::record_revocation(tx, &v.id, audience, &v.server_name, &v.version, reason)
+                    .await?;
             }
-            sqlx::query("DELETE FROM allowlist_entries WHERE version_id = $1")
-                .bind(&v.id)
-                .execute(tx.conn())
-                .await?;
+            store::delete_entries(tx, &v.id).await?;
             return Ok(targets);
         }
-        sqlx::query("DELETE FROM allowlist_entries WHERE version_id = $1")
-            .bind(&v.id)
-            .execute(tx.conn())
-            .await?;
+        store::delete_entries(tx, &v.id).await?;
         Ok(audiences)
     }
 
@@ -275,44 +235,21 @@ impl Publisher {
     }
 
     async fn publish_one(&self, tx: &mut Tx, audience: &str) -> anyhow::Result<SignedDocument> {
-        let at = now();
-        sqlx::query("INSERT INTO allowlist_audiences (audience, version, updated_at) VALUES ($1, 0, $2) ON CONFLICT (audience) DO NOTHING")
-            .bind(audience)
-            .bind(&at)
-            .execute(tx.conn())
-            .await?;
-        let version: i64 = sqlx::query(
-            "UPDATE allowlist_audiences SET version = version + 1, updated_at = $2 WHERE audience = $1 RETURNING version",
-        )
-        .bind(audience)
-        .bind(&at)
-        .fetch_one(tx.conn())
-        .await?
-        .get(0);
+        let version = store::next_version(tx, audience).await?;
         let mut servers: Vec<ServerEntry> = Vec::new();
-        for row in sqlx::query(
-            "SELECT entry FROM allowlist_entries WHERE audience = $1 ORDER BY server_name",
-        )
-        .bind(audience)
-        .fetch_all(tx.conn())
-        .await?
-        {
-            servers.push(serde_json::from_str(&row.get::<String, _>(0))?);
+        for entry in store::entries(tx, audience).await? {
+            servers.push(serde_json::from_str(&entry)?);
         }
-        let revoked: Vec<Revoked> = sqlx::query(
-            "SELECT server_name, version, reason, at FROM allowlist_revocations WHERE audience = $1 ORDER BY server_name, version",
-        )
-        .bind(audience)
-        .fetch_all(tx.conn())
-        .await?
-        .iter()
-        .map(|r| Revoked {
-            name: r.get(0),
-            version: r.get(1),
-            reason: r.get(2),
-            at: parse_ts(&r.get::<String, _>(3)).unwrap_or_else(Utc::now),
-        })
-        .collect();
+        let revoked: Vec<Revoked> = store::revocations(tx, audience)
+            .await?
+            .into_iter()
+            .map(|r| Revoked {
+                name: r.server_name,
+                version: r.version,
+                reason: r.reason,
+                at: parse_ts(&r.at).unwrap_or_else(Utc::now),
+            })
+            .collect();
         let issued_at = Utc::now();
         let mut payload: AllowlistPayload = allowlist::build_payload(
             &self.issuer,
@@ -328,15 +265,13 @@ impl Publisher {
         payload.servers = servers;
         let envelope = self.with_keys(|k| k.sign_allowlist(&payload));
         let text = String::from_utf8(envelope.to_bytes()).expect("JSON is UTF-8");
-        sqlx::query("INSERT INTO allowlist_documents (audience, version, envelope, issued_at, expires) VALUES ($1, $2, $3, $4, $5)")
-            .bind(audience)
-            .bind(version)
-            .bind(&text)
-            .bind(crate::storage::ts(payload.issued_at))
-            .bind(crate::storage::ts(payload.expires))
-            .execute(tx.conn())
-            .await?;
-        Ok(SignedDocument::new(version, text, payload.expires))
+        let row = store::DocumentRow {
+            version,
+            envelope: text,
+            expires: crate::storage::ts(payload.expires),
+        };
+        store::insert_document(tx, audience, &row, &crate::storage::ts(payload.issued_at)).await?;
+        Ok(SignedDocument::new(version, row.envelope, payload.expires))
     }
 
     /// Puts freshly committed documents in the cache (never replacing a newer one).
@@ -359,18 +294,12 @@ impl Publisher {
         if let Some(doc) = self.cache.read().expect("cache lock").get(audience) {
             return Ok(Some(doc.clone()));
         }
-        let row = sqlx::query(
-            "SELECT d.version, d.envelope, d.expires FROM allowlist_documents d
-             JOIN allowlist_audiences a ON a.audience = d.audience AND a.version = d.version WHERE d.audience = $1",
-        )
-        .bind(audience)
-        .fetch_optional(db.pool())
-        .await?;
+        let row = store::current_document(db, audience).await?;
         Ok(row.map(|r| {
             let doc = Arc::new(SignedDocument::new(
-                r.get(0),
-                r.get(1),
-                parse_ts(&r.get::<String, _>(2)).unwrap_or_else(Utc::now),
+                r.version,
+                r.envelope,
+                parse_ts(&r.expires).unwrap_or_else(Utc::now),
             ));
             self.cache
                 .write()
@@ -383,9 +312,7 @@ impl Publisher {
     /// Brings the cache up to date with the database and re-signs documents
     /// that are close to expiry. Run every second by every process.
     pub async fn refresh(&self, db: &Db) -> anyhow::Result<()> {
-        let rows = sqlx::query("SELECT audience, version FROM allowlist_audiences")
-            .fetch_all(db.pool())
-            .await?;
+        let rows = store::audience_versions(db).await?;
         let mut stale = Vec::new();
         let mut current_key = self.with_keys(|k| k.allowlist_keyid());
         let foreign = self
@@ -401,7 +328,7 @@ impl Publisher {
             current_key = self.with_keys(|k| k.allowlist_keyid());
         }
         for r in &rows {
-            let (audience, version): (String, i64) = (r.get(0), r.get(1));
+            let (audience, version) = (r.audience.clone(), r.version);
             let cached = self
                 .cache
                 .read()
@@ -440,11 +367,7 @@ impl Publisher {
             return Ok(());
         }
         let mut tx = db.begin().await?;
-        let exists: Option<i64> =
-            sqlx::query("SELECT version FROM allowlist_audiences WHERE audience = 'default'")
-                .fetch_optional(tx.conn())
-                .await?
-                .map(|r| r.get(0));
+        let exists = store::audience_version(&mut tx, "default").await?;
         if exists.is_none() {
             let docs = self
                 .publish_audiences(&mut tx, &["default".to_string()])
@@ -488,14 +411,4 @@ impl Publisher {
             }
         }
     }
-}
-
-async fn approval_audiences(tx: &mut Tx, version_id: &str) -> Result<Vec<String>, sqlx::Error> {
-    let row = sqlx::query("SELECT audiences FROM approvals WHERE version_id = $1")
-        .bind(version_id)
-        .fetch_optional(tx.conn())
-        .await?;
-    Ok(row
-        .and_then(|r| serde_json::from_str(&r.get::<String, _>(0)).ok())
-        .unwrap_or_default())
 }

@@ -182,7 +182,7 @@ pub async fn act(
     if matches!(to, Status::Revoked | Status::Rejected)
         || (to == Status::Pending && current.status == Status::Suspended)
     {
-        clear_approved_tools(&mut tx, &current.id).await?;
+        versions::clear_approved_tools(&mut tx, &current.id).await?;
     }
     if matches!(decision, Decision::Rescan) {
         let kind = if to == Status::Approved {
@@ -309,30 +309,13 @@ async fn record_approved_tools(
     v: &VersionRow,
     approval: &ApprovalRow,
 ) -> Result<(), sqlx::Error> {
-    clear_approved_tools(tx, &v.id).await?;
     let names: Vec<String> = match &approval.tools {
         Some(t) => t.clone(),
         None => snapshot
             .map(|s| s.tools.iter().map(|t| t.name.clone()).collect())
             .unwrap_or_default(),
     };
-    for name in names {
-        sqlx::query("INSERT INTO approved_tools (version_id, server_name, tool_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
-            .bind(&v.id)
-            .bind(&v.server_name)
-            .bind(name)
-            .execute(tx.conn())
-            .await?;
-    }
-    Ok(())
-}
-
-async fn clear_approved_tools(tx: &mut Tx, version_id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM approved_tools WHERE version_id = $1")
-        .bind(version_id)
-        .execute(tx.conn())
-        .await?;
-    Ok(())
+    versions::replace_approved_tools(tx, &v.id, &v.server_name, &names).await
 }
 
 /// Tool names of approved versions, with their server: the analysis context.
@@ -340,15 +323,7 @@ pub async fn approved_context(
     db: &Db,
     except_server: &str,
 ) -> Result<crate::analysis::Context, sqlx::Error> {
-    use sqlx::Row;
-    let rows = sqlx::query(
-        "SELECT t.tool_name, t.server_name FROM approved_tools t JOIN versions v ON v.id = t.version_id
-         WHERE v.status = 'approved' AND t.server_name <> $1",
-    )
-    .bind(except_server)
-    .fetch_all(db.pool())
-    .await?;
-    let approved_tools: Vec<(String, String)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+    let approved_tools = versions::approved_tools(db, except_server).await?;
     let mut approved_servers: Vec<String> = approved_tools.iter().map(|(_, s)| s.clone()).collect();
     approved_servers.sort();
     approved_servers.dedup();

@@ -71,26 +71,36 @@ pub async fn list(db: &Db, filter: &AuditFilter, limit: i64) -> Result<Vec<Audit
         "SELECT id, at, actor, action, subject, detail FROM audit_log
          WHERE ($1 IS NULL OR id < $1)
            AND ($2 IS NULL OR action = $2)
-           AND ($3 IS NULL OR actor LIKE '%' || $3 || '%')
-           AND ($4 IS NULL OR subject LIKE '%' || $4 || '%')
+           AND ($3 IS NULL OR actor LIKE '%' || $3 || '%' ESCAPE '\\')
+           AND ($4 IS NULL OR subject LIKE '%' || $4 || '%' ESCAPE '\\')
          ORDER BY id DESC LIMIT $5",
     )
     .bind(filter.before_id)
     .bind(filter.action.as_deref())
-    .bind(filter.actor.as_deref())
-    .bind(filter.subject.as_deref())
+    .bind(filter.actor.as_deref().map(super::escape_like))
+    .bind(filter.subject.as_deref().map(super::escape_like))
     .bind(limit)
     .fetch_all(db.pool())
     .await?;
-    Ok(rows
-        .iter()
-        .map(|r| AuditRow {
-            id: r.get(0),
-            at: r.get(1),
-            actor: r.get(2),
-            action: r.get(3),
-            subject: r.get(4),
-            detail: serde_json::from_str(&r.get::<String, _>(5)).unwrap_or(Value::Null),
+    rows.iter()
+        .map(|r| {
+            Ok(AuditRow {
+                id: r.try_get("id")?,
+                at: r.try_get("at")?,
+                actor: r.try_get("actor")?,
+                action: r.try_get("action")?,
+                subject: r.try_get("subject")?,
+                detail: serde_json::from_str(&r.try_get::<String, _>("detail")?)
+                    .unwrap_or(Value::Null),
+            })
         })
-        .collect())
+        .collect()
+}
+
+/// Distinct audit actions, for the audit log's filter.
+pub async fn actions(db: &Db) -> Result<Vec<String>, sqlx::Error> {
+    let rows = sqlx::query("SELECT DISTINCT action FROM audit_log ORDER BY action")
+        .fetch_all(db.pool())
+        .await?;
+    rows.iter().map(|r| r.try_get("action")).collect()
 }

@@ -73,12 +73,15 @@ pub async fn claim(db: &Db, worker: &str, lease: Duration) -> Result<Option<Job>
         .fetch_optional(tx.conn())
         .await?;
     tx.commit().await?;
-    Ok(row.map(|r| Job {
-        id: r.get(0),
-        kind: r.get(1),
-        version_id: r.get(2),
-        attempts: r.get(3),
-    }))
+    row.map(|r| {
+        Ok(Job {
+            id: r.try_get("id")?,
+            kind: r.try_get("kind")?,
+            version_id: r.try_get("version_id")?,
+            attempts: r.try_get("attempts")?,
+        })
+    })
+    .transpose()
 }
 
 /// Marks a job done, provided `worker` still holds it. Returns false when the
@@ -158,8 +161,8 @@ pub async fn extend_lease(
 
 /// Jobs not yet finished (queued or running).
 pub async fn count_open(db: &Db) -> Result<i64, sqlx::Error> {
-    sqlx::query("SELECT COUNT(*) FROM jobs WHERE state IN ('queued', 'running')")
+    sqlx::query("SELECT COUNT(*) AS n FROM jobs WHERE state IN ('queued', 'running')")
         .fetch_one(db.pool())
-        .await
-        .map(|r| r.get(0))
+        .await?
+        .try_get("n")
 }

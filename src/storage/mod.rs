@@ -9,10 +9,14 @@
 //! [`Backend`].
 
 pub mod accounts;
+pub mod allowlists;
 pub mod audit;
 pub mod jobs;
-pub mod ui;
+pub mod sessions;
 pub mod versions;
+
+#[cfg(test)]
+mod schema_tests;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -257,6 +261,24 @@ pub fn parse_ts(text: &str) -> Option<DateTime<Utc>> {
 /// A new random id.
 pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
+}
+
+/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
+pub(crate) fn escape_like(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The pattern of a case-insensitive substring search: matched with
+/// `LOWER(column) LIKE pattern ESCAPE '\'`.
+pub(crate) fn contains_pattern(search: &str) -> String {
+    format!("%{}%", escape_like(&search.to_lowercase()))
 }
 
 /// Whether a database error is a unique-constraint violation (a lost race on an insert).

@@ -1,4 +1,6 @@
-//! Servers, versions, remotes, scans and approvals.
+//! Servers, versions, remotes, scans and approvals: the rows of the flow from
+//! publish to decision, the review queue's filter, and the read-only
+//! aggregates of the dashboard and the servers list.
 
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -36,20 +38,31 @@ pub struct VersionRow {
 
 const VERSION_COLUMNS: &str = "v.id, v.server_id, v.server_name, v.version, v.server_json, v.status, v.max_severity, v.is_latest, v.published_at, v.updated_at, v.approved_at";
 
-fn version_from_row(r: &AnyRow) -> VersionRow {
-    VersionRow {
-        id: r.get(0),
-        server_id: r.get(1),
-        server_name: r.get(2),
-        version: r.get(3),
-        server_json: r.get(4),
-        status: Status::parse(&r.get::<String, _>(5)).unwrap_or(Status::Pending),
-        max_severity: r.get(6),
-        is_latest: r.get::<i64, _>(7) != 0,
-        published_at: r.get(8),
-        updated_at: r.get(9),
-        approved_at: r.get(10),
-    }
+/// Decodes a row of [`VERSION_COLUMNS`]. A status this build does not know
+/// is an error, never a default: a version must not silently look `pending`.
+fn version_from_row(r: &AnyRow) -> Result<VersionRow, sqlx::Error> {
+    Ok(VersionRow {
+        id: r.try_get("id")?,
+        server_id: r.try_get("server_id")?,
+        server_name: r.try_get("server_name")?,
+        version: r.try_get("version")?,
+        server_json: r.try_get("server_json")?,
+        status: status_of(r)?,
+        max_severity: r.try_get("max_severity")?,
+        is_latest: r.try_get::<i64, _>("is_latest")? != 0,
+        published_at: r.try_get("published_at")?,
+        updated_at: r.try_get("updated_at")?,
+        approved_at: r.try_get("approved_at")?,
+    })
+}
+
+/// The `status` column of a row, which must name a known [`Status`].
+pub(crate) fn status_of(r: &AnyRow) -> Result<Status, sqlx::Error> {
+    let stored: String = r.try_get("status")?;
+    Status::parse(&stored).ok_or_else(|| sqlx::Error::ColumnDecode {
+        index: "status".into(),
+        source: format!("unknown version status {stored:?} in the database").into(),
+    })
 }
 
 /// Finds a server by name: `(id, publisher_id)`.
@@ -68,7 +81,14 @@ pub async fn find_server(
             .bind(name)
             .fetch_optional(tx.conn())
             .await?;
-    Ok(row.map(|r| (r.get(0), r.get(1), r.get(2))))
+    row.map(|r| {
+        Ok((
+            r.try_get("id")?,
+            r.try_get("publisher_id")?,
+            r.try_get("name")?,
+        ))
+    })
+    .transpose()
 }
 
 /// Creates a server owned by a publisher; returns its id.
@@ -97,7 +117,8 @@ pub async fn remote_owner(tx: &mut Tx, url: &str) -> Result<Option<(String, Stri
     .bind(url)
     .fetch_optional(tx.conn())
     .await?;
-    Ok(row.map(|r| (r.get(0), r.get(1))))
+    row.map(|r| Ok((r.try_get("id")?, r.try_get("name")?)))
+        .transpose()
 }
 
 /// Records that a remote URL belongs to a server (no-op when it already does).
@@ -169,7 +190,28 @@ pub async fn get_version(
         .bind(version)
         .fetch_optional(db.pool())
         .await?;
-    Ok(row.as_ref().map(version_from_row))
+    row.as_ref().map(version_from_row).transpose()
+}
+
+/// Loads a version of a server owned by `publisher_id` (none when another
+/// publisher owns it: see `review::read`).
+pub async fn get_own_version(
+    db: &Db,
+    publisher_id: &str,
+    name: &str,
+    version: &str,
+) -> Result<Option<VersionRow>, sqlx::Error> {
+    let sql = format!(
+        "SELECT {VERSION_COLUMNS} FROM versions v JOIN servers s ON s.id = v.server_id
+         WHERE v.server_name = $1 AND v.version = $2 AND s.publisher_id = $3"
+    );
+    let row = sqlx::query(&sql)
+        .bind(name)
+        .bind(version)
+        .bind(publisher_id)
+        .fetch_optional(db.pool())
+        .await?;
+    row.as_ref().map(version_from_row).transpose()
 }
 
 /// Loads a version by id inside a transaction (for a consistent read-modify-write).
@@ -179,14 +221,14 @@ pub async fn get_version_by_id_tx(
 ) -> Result<Option<VersionRow>, sqlx::Error> {
     let sql = format!("SELECT {VERSION_COLUMNS} FROM versions v WHERE v.id = $1");
     let row = sqlx::query(&sql).bind(id).fetch_optional(tx.conn()).await?;
-    Ok(row.as_ref().map(version_from_row))
+    row.as_ref().map(version_from_row).transpose()
 }
 
 /// Loads a version by id.
 pub async fn get_version_by_id(db: &Db, id: &str) -> Result<Option<VersionRow>, sqlx::Error> {
     let sql = format!("SELECT {VERSION_COLUMNS} FROM versions v WHERE v.id = $1");
     let row = sqlx::query(&sql).bind(id).fetch_optional(db.pool()).await?;
-    Ok(row.as_ref().map(version_from_row))
+    row.as_ref().map(version_from_row).transpose()
 }
 
 /// Moves a version to `to` if it is currently `from`; returns whether it moved.
@@ -220,21 +262,31 @@ pub async fn recompute_latest(tx: &mut Tx, server_id: &str) -> Result<(), sqlx::
         .bind(Status::Approved.as_str())
         .fetch_all(tx.conn())
         .await?;
-    let pairs: Vec<(String, String)> = rows.iter().map(|r| (r.get(1), r.get(2))).collect();
-    let latest_id: Option<String> = versioning::latest_index(&pairs).map(|i| rows[i].get(0));
-    let current: Option<String> = rows
-        .iter()
-        .find(|r| r.get::<i64, _>(3) != 0)
-        .map(|r| r.get(0));
+    struct Approved {
+        id: String,
+        is_latest: bool,
+    }
+    let mut approved = Vec::with_capacity(rows.len());
+    let mut pairs: Vec<(String, String)> = Vec::with_capacity(rows.len());
+    for r in &rows {
+        approved.push(Approved {
+            id: r.try_get("id")?,
+            is_latest: r.try_get::<i64, _>("is_latest")? != 0,
+        });
+        pairs.push((r.try_get("version")?, r.try_get("published_at")?));
+    }
+    let latest_id: Option<String> =
+        versioning::latest_index(&pairs).map(|i| approved[i].id.clone());
+    let current: Option<String> = approved.iter().find(|a| a.is_latest).map(|a| a.id.clone());
     // Any version outside the approved set must not be flagged either.
-    let stale = sqlx::query(
-        "SELECT COUNT(*) FROM versions WHERE server_id = $1 AND is_latest = 1 AND status <> $2",
+    let stale: i64 = sqlx::query(
+        "SELECT COUNT(*) AS n FROM versions WHERE server_id = $1 AND is_latest = 1 AND status <> $2",
     )
     .bind(server_id)
     .bind(Status::Approved.as_str())
     .fetch_one(tx.conn())
     .await?
-    .get::<i64, _>(0);
+    .try_get("n")?;
     if latest_id == current && stale == 0 {
         return Ok(());
     }
@@ -282,10 +334,7 @@ pub async fn list_approved(db: &Db, q: &PublicQuery) -> Result<Vec<VersionRow>, 
         Some((n, v)) => (Some(n.as_str()), Some(v.as_str())),
         None => (None, None),
     };
-    let search = q
-        .search
-        .as_ref()
-        .map(|s| format!("%{}%", escape_like(&s.to_lowercase())));
+    let search = q.search.as_deref().map(super::contains_pattern);
     let sql = format!(
         "SELECT {VERSION_COLUMNS} FROM versions v
          WHERE v.status = 'approved'
@@ -309,19 +358,7 @@ pub async fn list_approved(db: &Db, q: &PublicQuery) -> Result<Vec<VersionRow>, 
         .bind(q.limit)
         .fetch_all(db.pool())
         .await?;
-    Ok(rows.iter().map(version_from_row).collect())
-}
-
-/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
-fn escape_like(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
+    rows.iter().map(version_from_row).collect()
 }
 
 /// Filters for the review queue and server lists.
@@ -356,73 +393,143 @@ pub(crate) fn severity_rank(prefix: &str) -> String {
     )
 }
 
+impl VersionFilter {
+    /// The `FROM`, `WHERE` and `ORDER BY` clauses of this filter and the
+    /// search pattern. The clauses bind `$1` (search pattern) and, with a
+    /// publisher, `$2` (its id): only then is `servers` joined, so the
+    /// reviewers' queue reads the `versions` table alone. Statuses and
+    /// severities are closed vocabularies, inlined as literals from our own
+    /// enum values, so every user-supplied value is bound.
+    fn sql(&self) -> (String, String, Option<String>) {
+        let mut from = String::from("FROM versions v");
+        let mut where_sql =
+            String::from("WHERE ($1 IS NULL OR LOWER(v.server_name) LIKE $1 ESCAPE '\\')");
+        if self.publisher_id.is_some() {
+            from.push_str(" JOIN servers s ON s.id = v.server_id");
+            where_sql.push_str(" AND s.publisher_id = $2");
+        }
+        if !self.statuses.is_empty() {
+            let list: Vec<String> = self
+                .statuses
+                .iter()
+                .map(|s| format!("'{}'", s.as_str()))
+                .collect();
+            where_sql.push_str(&format!(" AND v.status IN ({})", list.join(", ")));
+        }
+        let severities: Vec<String> = self
+            .severities
+            .iter()
+            .filter_map(|s| {
+                crate::analysis::Severity::parse(s).map(|s| format!("'{}'", s.as_str()))
+            })
+            .collect();
+        if !severities.is_empty() {
+            where_sql.push_str(&format!(
+                " AND v.max_severity IN ({})",
+                severities.join(", ")
+            ));
+        }
+        let order = match self.sort.as_deref() {
+            Some("newest") => "v.updated_at DESC, v.id".to_string(),
+            Some("name") => "v.server_name, v.version".to_string(),
+            Some("severity") => format!("{}, v.updated_at, v.id", severity_rank("v.")),
+            _ => "v.updated_at, v.id".to_string(),
+        };
+        let search = self
+            .search
+            .as_deref()
+            .filter(|s| !s.is_empty())
+            .map(super::contains_pattern);
+        (format!("{from} {where_sql}"), order, search)
+    }
+
+    /// Runs `SELECT {columns}` of this filter's page and counts all matches.
+    async fn page(&self, db: &Db, columns: &str) -> Result<(Vec<AnyRow>, i64), sqlx::Error> {
+        let (from_where, order, search) = self.sql();
+        let next = if self.publisher_id.is_some() { 3 } else { 2 };
+        let sql = format!(
+            "SELECT {columns} {from_where} ORDER BY {order} LIMIT ${next} OFFSET ${}",
+            next + 1
+        );
+        let mut rows = sqlx::query(&sql).bind(search.as_deref());
+        let count_sql = format!("SELECT COUNT(*) AS n {from_where}");
+        let mut count = sqlx::query(&count_sql).bind(search.as_deref());
+        if let Some(publisher) = self.publisher_id.as_deref() {
+            rows = rows.bind(publisher);
+            count = count.bind(publisher);
+        }
+        let rows = rows
+            .bind(self.limit)
+            .bind(self.offset)
+            .fetch_all(db.pool())
+            .await?;
+        let total: i64 = count.fetch_one(db.pool()).await?.try_get("n")?;
+        Ok((rows, total))
+    }
+}
+
 /// Versions matching a filter, with the total count (for paging).
 pub async fn list_versions(
     db: &Db,
     f: &VersionFilter,
 ) -> Result<(Vec<VersionRow>, i64), sqlx::Error> {
-    // Status and severity sets are closed vocabularies, so they are inlined as
-    // literals from our own enum values; every user-supplied value is bound.
-    let mut where_sql = String::from("WHERE 1 = 1");
-    if !f.statuses.is_empty() {
-        let list: Vec<String> = f
-            .statuses
-            .iter()
-            .map(|s| format!("'{}'", s.as_str()))
-            .collect();
-        where_sql.push_str(&format!(" AND v.status IN ({})", list.join(", ")));
-    }
-    let severities: Vec<&str> = f
-        .severities
-        .iter()
-        .filter_map(|s| crate::analysis::Severity::parse(s).map(|s| s.as_str()))
-        .collect();
-    if !severities.is_empty() {
-        let list: Vec<String> = severities.iter().map(|s| format!("'{s}'")).collect();
-        where_sql.push_str(&format!(" AND v.max_severity IN ({})", list.join(", ")));
-    }
-    where_sql.push_str(" AND ($1 IS NULL OR s.publisher_id = $1) AND ($2 IS NULL OR LOWER(v.server_name) LIKE $2 ESCAPE '\\')");
-    let order = match f.sort.as_deref() {
-        Some("newest") => "v.updated_at DESC, v.id".to_string(),
-        Some("name") => "v.server_name, v.version".to_string(),
-        Some("severity") => format!("{}, v.updated_at, v.id", severity_rank("v.")),
-        _ => "v.updated_at, v.id".to_string(),
-    };
-    let search = f
-        .search
-        .as_ref()
-        .filter(|s| !s.is_empty())
-        .map(|s| format!("%{}%", escape_like(&s.to_lowercase())));
-    let sql = format!(
-        "SELECT {VERSION_COLUMNS} FROM versions v JOIN servers s ON s.id = v.server_id {where_sql} ORDER BY {order} LIMIT $3 OFFSET $4"
-    );
-    let rows = sqlx::query(&sql)
-        .bind(f.publisher_id.as_deref())
-        .bind(search.as_deref())
-        .bind(f.limit)
-        .bind(f.offset)
-        .fetch_all(db.pool())
+    let (rows, total) = f.page(db, VERSION_COLUMNS).await?;
+    Ok((
+        rows.iter()
+            .map(version_from_row)
+            .collect::<Result<_, _>>()?,
+        total,
+    ))
+}
+
+/// A version as a queue row: only what the row shows, so paging through
+/// thousands of versions never drags their server.json documents along.
+#[derive(Debug, Clone)]
+pub struct QueueItem {
+    /// Server name.
+    pub server_name: String,
+    /// Version string.
+    pub version: String,
+    /// Lifecycle status.
+    pub status: Status,
+    /// Maximum severity of the latest scan.
+    pub max_severity: Option<String>,
+    /// When its status last changed.
+    pub updated_at: String,
+}
+
+/// One page of the review queue with the total, filtered and sorted like
+/// [`list_versions`], reading only the listed columns.
+pub async fn queue_page(db: &Db, f: &VersionFilter) -> Result<(Vec<QueueItem>, i64), sqlx::Error> {
+    let (rows, total) = f
+        .page(
+            db,
+            "v.server_name, v.version, v.status, v.max_severity, v.updated_at",
+        )
         .await?;
-    let count_sql =
-        format!("SELECT COUNT(*) FROM versions v JOIN servers s ON s.id = v.server_id {where_sql}");
-    let total = sqlx::query(&count_sql)
-        .bind(f.publisher_id.as_deref())
-        .bind(search.as_deref())
-        .fetch_one(db.pool())
-        .await?
-        .get::<i64, _>(0);
-    Ok((rows.iter().map(version_from_row).collect(), total))
+    let items = rows
+        .iter()
+        .map(|r| {
+            Ok(QueueItem {
+                server_name: r.try_get("server_name")?,
+                version: r.try_get("version")?,
+                status: status_of(r)?,
+                max_severity: r.try_get("max_severity")?,
+                updated_at: r.try_get("updated_at")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()?;
+    Ok((items, total))
 }
 
 /// Number of versions per status.
 pub async fn count_by_status(db: &Db) -> Result<Vec<(Status, i64)>, sqlx::Error> {
-    let rows = sqlx::query("SELECT status, COUNT(*) FROM versions GROUP BY status")
+    let rows = sqlx::query("SELECT status, COUNT(*) AS n FROM versions GROUP BY status")
         .fetch_all(db.pool())
         .await?;
-    Ok(rows
-        .iter()
-        .filter_map(|r| Some((Status::parse(&r.get::<String, _>(0))?, r.get::<i64, _>(1))))
-        .collect())
+    rows.iter()
+        .map(|r| Ok((status_of(r)?, r.try_get::<i64, _>("n")?)))
+        .collect()
 }
 
 /// The most recent version of the same server approved before (for diffs).
@@ -439,7 +546,7 @@ pub async fn last_approved_before(
         .bind(&v.id)
         .fetch_optional(db.pool())
         .await?;
-    Ok(row.as_ref().map(version_from_row))
+    row.as_ref().map(version_from_row).transpose()
 }
 
 /// A stored scan.
@@ -472,16 +579,19 @@ pub async fn latest_scan(db: &Db, version_id: &str) -> Result<Option<ScanRow>, s
     .bind(version_id)
     .fetch_optional(db.pool())
     .await?;
-    Ok(row.map(|r| ScanRow {
-        id: r.get(0),
-        started_at: r.get(1),
-        finished_at: r.get(2),
-        duration_ms: r.get(3),
-        snapshot: r.get(4),
-        report: r.get(5),
-        max_severity: r.get(6),
-        error: r.get(7),
-    }))
+    row.map(|r| {
+        Ok(ScanRow {
+            id: r.try_get("id")?,
+            started_at: r.try_get("started_at")?,
+            finished_at: r.try_get("finished_at")?,
+            duration_ms: r.try_get("duration_ms")?,
+            snapshot: r.try_get("snapshot")?,
+            report: r.try_get("report")?,
+            max_severity: r.try_get("max_severity")?,
+            error: r.try_get("error")?,
+        })
+    })
+    .transpose()
 }
 
 /// A scan result to store.
@@ -534,11 +644,11 @@ pub async fn insert_scan(tx: &mut Tx, scan: NewScan<'_>) -> Result<bool, sqlx::E
 
 /// Number of completed scans stored for a version.
 pub async fn count_scans(db: &Db, version_id: &str) -> Result<i64, sqlx::Error> {
-    sqlx::query("SELECT COUNT(*) FROM scans WHERE version_id = $1")
+    sqlx::query("SELECT COUNT(*) AS n FROM scans WHERE version_id = $1")
         .bind(version_id)
         .fetch_one(db.pool())
-        .await
-        .map(|r| r.get(0))
+        .await?
+        .try_get("n")
 }
 
 /// A stored approval decision.
@@ -589,15 +699,19 @@ pub async fn approval(db: &Db, version_id: &str) -> Result<Option<ApprovalRow>, 
         .bind(version_id)
         .fetch_optional(db.pool())
         .await?;
-    Ok(row.map(|r| ApprovalRow {
-        tools: r
-            .get::<Option<String>, _>(0)
-            .and_then(|t| serde_json::from_str(&t).ok()),
-        audiences: serde_json::from_str(&r.get::<String, _>(1)).unwrap_or_default(),
-        note: r.get(2),
-        approved_by: r.get(3),
-        approved_at: r.get(4),
-    }))
+    row.map(|r| {
+        Ok(ApprovalRow {
+            tools: r
+                .try_get::<Option<String>, _>("tools")?
+                .and_then(|t| serde_json::from_str(&t).ok()),
+            audiences: serde_json::from_str(&r.try_get::<String, _>("audiences")?)
+                .unwrap_or_default(),
+            note: r.try_get("note")?,
+            approved_by: r.try_get("approved_by")?,
+            approved_at: r.try_get("approved_at")?,
+        })
+    })
+    .transpose()
 }
 
 /// A marker that changes whenever any version changes: every insert and every
@@ -605,10 +719,12 @@ pub async fn approval(db: &Db, version_id: &str) -> Result<Option<ApprovalRow>, 
 /// versions are never deleted, so the newest `updated_at` moves on every change.
 /// One index lookup (`versions_updated`), cheap enough to read on every request.
 pub async fn change_marker(db: &Db) -> Result<String, sqlx::Error> {
-    let row = sqlx::query("SELECT MAX(updated_at) FROM versions")
+    let row = sqlx::query("SELECT MAX(updated_at) AS marker FROM versions")
         .fetch_one(db.pool())
         .await?;
-    Ok(row.get::<Option<String>, _>(0).unwrap_or_default())
+    Ok(row
+        .try_get::<Option<String>, _>("marker")?
+        .unwrap_or_default())
 }
 
 /// Rewrites every stored `server.json` that repeats an object key as the
@@ -618,12 +734,15 @@ pub async fn change_marker(db: &Db) -> Result<String, sqlx::Error> {
 /// are mended once, each with an audit entry naming the pointer. Returns how
 /// many were rewritten.
 pub async fn mend_duplicate_keys(db: &Db) -> anyhow::Result<usize> {
-    let rows: Vec<(String, String, String, String)> =
-        sqlx::query_as("SELECT id, server_name, version, server_json FROM versions")
-            .fetch_all(db.pool())
-            .await?;
+    let rows = sqlx::query("SELECT id, server_name, version, server_json FROM versions")
+        .fetch_all(db.pool())
+        .await?;
     let mut mended = 0;
-    for (id, name, version, text) in rows {
+    for r in rows {
+        let id: String = r.try_get("id")?;
+        let name: String = r.try_get("server_name")?;
+        let version: String = r.try_get("version")?;
+        let text: String = r.try_get("server_json")?;
         let Ok(parsed) = crate::strict_json::parse(text.as_bytes()) else {
             continue;
         };
@@ -658,4 +777,158 @@ pub async fn mend_duplicate_keys(db: &Db) -> anyhow::Result<usize> {
         tx.commit().await?;
     }
     Ok(mended)
+}
+
+/// Completed scans per day (`YYYY-MM-DD`) since a day, oldest first: `(day, ok, failed)`.
+pub async fn scans_per_day(db: &Db, since: &str) -> Result<Vec<(String, i64, i64)>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT SUBSTR(finished_at, 1, 10) AS day,
+                SUM(CASE WHEN error IS NULL THEN 1 ELSE 0 END) AS ok,
+                SUM(CASE WHEN error IS NULL THEN 0 ELSE 1 END) AS failed
+         FROM scans WHERE finished_at >= $1 GROUP BY SUBSTR(finished_at, 1, 10) ORDER BY day",
+    )
+    .bind(since)
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("day")?, r.try_get("ok")?, r.try_get("failed")?)))
+        .collect()
+}
+
+/// The report JSON of every version's latest scan that produced one, with
+/// the `name@version` it belongs to.
+pub async fn latest_reports(db: &Db) -> Result<Vec<(String, String)>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT v.server_name, v.version, s.report FROM scans s JOIN versions v ON v.id = s.version_id
+         WHERE s.report IS NOT NULL
+           AND s.finished_at = (SELECT MAX(s2.finished_at) FROM scans s2 WHERE s2.version_id = s.version_id)",
+    )
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .map(|r| {
+            let name: String = r.try_get("server_name")?;
+            let version: String = r.try_get("version")?;
+            Ok((format!("{name}@{version}"), r.try_get("report")?))
+        })
+        .collect()
+}
+
+/// A server as the servers list shows it.
+#[derive(Debug, Clone)]
+pub struct ServerSummary {
+    /// Server name.
+    pub name: String,
+    /// Owning publisher.
+    pub publisher: String,
+    /// Number of versions.
+    pub versions: i64,
+    /// Number of approved versions.
+    pub approved: i64,
+    /// Last change.
+    pub updated_at: String,
+}
+
+/// Servers whose name contains `search` (case-insensitive), by name, with the total.
+pub async fn list_servers(
+    db: &Db,
+    search: Option<&str>,
+    offset: i64,
+    limit: i64,
+) -> Result<(Vec<ServerSummary>, i64), sqlx::Error> {
+    let pattern = search
+        .filter(|s| !s.is_empty())
+        .map(super::contains_pattern);
+    let rows = sqlx::query(
+        "SELECT s.name AS name, p.name AS publisher,
+                (SELECT COUNT(*) FROM versions v WHERE v.server_id = s.id) AS versions,
+                (SELECT COUNT(*) FROM versions v WHERE v.server_id = s.id AND v.status = 'approved') AS approved,
+                s.updated_at AS updated_at
+         FROM servers s JOIN publishers p ON p.id = s.publisher_id
+         WHERE ($1 IS NULL OR LOWER(s.name) LIKE $1 ESCAPE '\\')
+         ORDER BY s.name LIMIT $2 OFFSET $3",
+    )
+    .bind(pattern.as_deref())
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(db.pool())
+    .await?;
+    let total = sqlx::query(
+        "SELECT COUNT(*) AS n FROM servers s WHERE ($1 IS NULL OR LOWER(s.name) LIKE $1 ESCAPE '\\')",
+    )
+    .bind(pattern.as_deref())
+    .fetch_one(db.pool())
+    .await?
+    .try_get("n")?;
+    let servers = rows
+        .iter()
+        .map(|r| {
+            Ok(ServerSummary {
+                name: r.try_get("name")?,
+                publisher: r.try_get("publisher")?,
+                versions: r.try_get("versions")?,
+                approved: r.try_get("approved")?,
+                updated_at: r.try_get("updated_at")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()?;
+    Ok((servers, total))
+}
+
+/// Records the tools an approval covers (replacing any earlier record): the
+/// names other servers' tools are checked against for shadowing.
+pub async fn replace_approved_tools(
+    tx: &mut Tx,
+    version_id: &str,
+    server_name: &str,
+    tools: &[String],
+) -> Result<(), sqlx::Error> {
+    clear_approved_tools(tx, version_id).await?;
+    for name in tools {
+        sqlx::query("INSERT INTO approved_tools (version_id, server_name, tool_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+            .bind(version_id)
+            .bind(server_name)
+            .bind(name)
+            .execute(tx.conn())
+            .await?;
+    }
+    Ok(())
+}
+
+/// Forgets the approved tools of a version (rejected, revoked, back to review).
+pub async fn clear_approved_tools(tx: &mut Tx, version_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM approved_tools WHERE version_id = $1")
+        .bind(version_id)
+        .execute(tx.conn())
+        .await?;
+    Ok(())
+}
+
+/// `(tool, server)` of every tool of an approved version, except those of `except_server`.
+pub async fn approved_tools(
+    db: &Db,
+    except_server: &str,
+) -> Result<Vec<(String, String)>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT t.tool_name, t.server_name FROM approved_tools t JOIN versions v ON v.id = t.version_id
+         WHERE v.status = 'approved' AND t.server_name <> $1",
+    )
+    .bind(except_server)
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("tool_name")?, r.try_get("server_name")?)))
+        .collect()
+}
+
+/// The audiences of a version's approval decision (inside `tx`), empty without one.
+pub async fn approval_audiences(tx: &mut Tx, version_id: &str) -> Result<Vec<String>, sqlx::Error> {
+    let row = sqlx::query("SELECT audiences FROM approvals WHERE version_id = $1")
+        .bind(version_id)
+        .fetch_optional(tx.conn())
+        .await?;
+    Ok(match row {
+        Some(r) => serde_json::from_str(&r.try_get::<String, _>("audiences")?).unwrap_or_default(),
+        None => Vec::new(),
+    })
 }

@@ -12,7 +12,6 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use sqlx::Row;
 use tower_http::cors::{Any, CorsLayer};
 
 use crate::allowlist::{ApprovedServer, Risk, claude_code_managed_settings};
@@ -210,24 +209,18 @@ pub async fn get_claude_code_export(
             "no allowlist for the audience {audience:?}"
         )));
     }
-    let rows = sqlx::query(
-        "SELECT v.server_name, v.version, v.server_json, v.approved_at FROM allowlist_entries e
-         JOIN versions v ON v.id = e.version_id WHERE e.audience = $1 ORDER BY v.server_name, v.version",
-    )
-    .bind(&audience)
-    .fetch_all(state.db.pool())
-    .await?;
+    let rows = crate::storage::allowlists::listed_versions(&state.db, &audience).await?;
     let servers: Vec<ApprovedServer> = rows
-        .iter()
+        .into_iter()
         .map(|r| ApprovedServer {
-            name: r.get(0),
-            version: r.get(1),
+            name: r.server_name,
+            version: r.version,
             approved_at: r
-                .get::<Option<String>, _>(3)
+                .approved_at
                 .as_deref()
                 .and_then(parse_ts)
                 .unwrap_or_default(),
-            server_json: serde_json::from_str(&r.get::<String, _>(2)).unwrap_or_default(),
+            server_json: serde_json::from_str(&r.server_json).unwrap_or_default(),
             tools: Vec::new(),
             prompts: Vec::new(),
             resources: Vec::new(),

@@ -94,7 +94,7 @@ async fn dashboard(state: &AppState, page: PageCtx) -> Result<DashboardPage, UiE
 
     let mut sev: BTreeMap<Severity, i64> = BTreeMap::new();
     let mut cat: BTreeMap<Category, i64> = BTreeMap::new();
-    for report in crate::storage::ui::latest_reports(&state.db).await? {
+    for (_, report) in versions::latest_reports(&state.db).await? {
         // Only the two fields counted are parsed, not whole reports.
         #[derive(Deserialize)]
         struct Slim {
@@ -143,7 +143,7 @@ async fn dashboard(state: &AppState, page: PageCtx) -> Result<DashboardPage, UiE
         .rev()
         .map(|d| (today - chrono::Duration::days(d)).to_string())
         .collect();
-    let per_day = crate::storage::ui::scans_per_day(&state.db, &format!("{}T", days[0])).await?;
+    let per_day = versions::scans_per_day(&state.db, &format!("{}T", days[0])).await?;
     Ok(DashboardPage {
         page,
         by_status,
@@ -255,7 +255,7 @@ pub async fn render_queue(
         limit: QUEUE_PAGE,
         ..VersionFilter::default()
     };
-    let (rows, total) = crate::storage::ui::queue_page(&state.db, &filter).await?;
+    let (rows, total) = versions::queue_page(&state.db, &filter).await?;
     let now = Utc::now();
     let pages = ((total + QUEUE_PAGE - 1) / QUEUE_PAGE).max(1);
     let link = |p: i64| {
@@ -275,12 +275,8 @@ pub async fn render_queue(
                 name: text::visible(&v.server_name),
                 version: text::visible(&v.version),
                 url: review_url(&v.server_name, &v.version),
-                status: Status::parse(&v.status)
-                    .map(|s| s.as_str())
-                    .unwrap_or("unknown"),
-                severity: Status::parse(&v.status)
-                    .map(|st| lifecycle::severity_badge(st, v.max_severity.as_deref()))
-                    .unwrap_or_else(|| "none".into()),
+                status: v.status.as_str(),
+                severity: lifecycle::severity_badge(v.status, v.max_severity.as_deref()),
                 age: age(&v.updated_at, now),
                 updated: short_ts(&v.updated_at),
             })
@@ -1028,7 +1024,7 @@ async fn show_servers(
     let page = session.page(&state, "Servers", "servers").await?;
     let search = q.q.unwrap_or_default();
     let page_no = q.page.unwrap_or(1).max(1);
-    let (rows, total) = crate::storage::ui::list_servers(
+    let (rows, total) = versions::list_servers(
         &state.db,
         Some(search.trim()),
         (page_no - 1) * QUEUE_PAGE,

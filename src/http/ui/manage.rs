@@ -262,7 +262,7 @@ async fn show_users(
     Admin(session): Admin,
 ) -> Result<Response, UiError> {
     let page = session.page(&state, "Users", "users").await?;
-    let users = crate::storage::ui::list_users(&state.db)
+    let users = crate::storage::sessions::list_users(&state.db)
         .await?
         .into_iter()
         .map(|u| UserView {
@@ -340,11 +340,11 @@ async fn show_keys(
     let (root_version, root_keyid, allowlist_keyid) = state
         .allowlists
         .with_keys(|k| (k.root_version(), k.root_keyid(), k.allowlist_keyid()));
-    let audiences = sqlx::query_as::<_, (String, i64, String)>(
-        "SELECT audience, version, updated_at FROM allowlist_audiences ORDER BY audience",
-    )
-    .fetch_all(state.db.pool())
-    .await?;
+    let audiences = crate::storage::allowlists::audience_versions(&state.db)
+        .await?
+        .into_iter()
+        .map(|a| (a.audience, a.version, a.updated_at))
+        .collect();
     html(&KeysPage {
         page,
         public_url: state.public_url.to_string(),
@@ -456,7 +456,7 @@ async fn show_audit(
                 detail: text::visible(&r.detail.to_string()),
             })
             .collect(),
-        actions: crate::storage::ui::audit_actions(&state.db).await?,
+        actions: crate::storage::audit::actions(&state.db).await?,
         action: filter.action.unwrap_or_default(),
         actor: filter.actor.unwrap_or_default(),
         subject: filter.subject.unwrap_or_default(),

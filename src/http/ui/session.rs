@@ -44,7 +44,7 @@ use crate::http::AppState;
 use crate::registry::credentials;
 use crate::storage::accounts::{self, Publisher, Role};
 use crate::storage::audit::{self, AuditEntry};
-use crate::storage::ui::{self as store, NewSession, SessionKind, SessionRow, UserInfo};
+use crate::storage::sessions::{self as store, NewSession, SessionKind, SessionRow, UserInfo};
 use crate::storage::{now, ts};
 
 /// Name of the session cookie.
