@@ -56,9 +56,33 @@ pub enum AppError {
     /// Too many attempts.
     #[error("{0}")]
     TooManyRequests(String),
+    /// A stored document (a scan's snapshot or report) that no longer
+    /// decodes: answered 500 with its own title and a detail naming the
+    /// version (never the document), and logged.
+    #[error("{detail}")]
+    Unreadable {
+        /// What cannot be read, for the answer.
+        detail: String,
+        /// Why, for the log only (a decoding error may quote stored text).
+        cause: String,
+    },
     /// A bug or an outage; details are logged, not returned.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
+}
+
+impl From<crate::review::read::ReadError> for AppError {
+    fn from(e: crate::review::read::ReadError) -> Self {
+        use crate::review::read::ReadError;
+        match e {
+            ReadError::NotFound { .. } => AppError::NotFound(e.to_string()),
+            ReadError::Unreadable { ref source, .. } => AppError::Unreadable {
+                cause: source.to_string(),
+                detail: e.to_string(),
+            },
+            ReadError::Db(db) => db.into(),
+        }
+    }
 }
 
 impl From<sqlx::Error> for AppError {
@@ -130,7 +154,9 @@ impl AppError {
             AppError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            AppError::Unreadable { .. } | AppError::Internal(_) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
         }
     }
 
@@ -145,7 +171,34 @@ impl AppError {
             AppError::PayloadTooLarge(_) => "payload-too-large",
             AppError::UnsupportedMediaType(_) => "unsupported-media-type",
             AppError::TooManyRequests(_) => "too-many-requests",
+            AppError::Unreadable { .. } => "stored-data-unreadable",
             AppError::Internal(_) => "internal",
+        }
+    }
+
+    /// The problem's `title`: the status's reason, except where one status
+    /// covers problems a person must tell apart.
+    pub fn title(&self) -> &'static str {
+        match self {
+            AppError::Unreadable { .. } => "Stored data unreadable",
+            other => other.status_code().canonical_reason().unwrap_or("Error"),
+        }
+    }
+
+    /// Logs a server-side failure with its cause (once, where it is answered).
+    pub fn log(&self) {
+        match self {
+            AppError::Internal(cause) => {
+                tracing::error!(error = %format!("{cause:#}"), "request failed")
+            }
+            // The decoding error may quote the stored (hostile) text:
+            // its hidden characters are spelled out before it reaches a log.
+            AppError::Unreadable { detail, cause } => tracing::error!(
+                what = %detail,
+                error = %crate::visible::render(cause),
+                "stored data unreadable"
+            ),
+            _ => {}
         }
     }
 
@@ -161,12 +214,10 @@ impl AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status_code();
-        if let AppError::Internal(cause) = &self {
-            tracing::error!(error = %format!("{cause:#}"), "request failed");
-        }
+        self.log();
         let mut body = json!({
             "type": format!("{PROBLEM_BASE}{}", self.kind()),
-            "title": status.canonical_reason().unwrap_or("Error"),
+            "title": self.title(),
             "status": status.as_u16(),
             "detail": self.detail(),
         });

@@ -4,6 +4,7 @@
 
 pub mod allowlists;
 pub mod diff;
+pub mod read;
 
 use serde::Deserialize;
 use serde_json::json;
@@ -70,6 +71,9 @@ pub enum ReviewError {
     /// Someone else changed the version meanwhile.
     #[error("the version changed while this decision was being made; reload and try again")]
     Raced,
+    /// The version's stored scan cannot be read (nothing is decided on it).
+    #[error(transparent)]
+    Read(#[from] read::ReadError),
     /// Database failure.
     #[error(transparent)]
     Db(#[from] sqlx::Error),
@@ -117,7 +121,7 @@ pub async fn act(
     // one (and, on PostgreSQL, an audience's row lock) — under load that is a
     // pool deadlock. An approval needs the latest scan: read it once.
     let (snapshot, risk) = match &decision {
-        Decision::Approve(_) => reviewed_scan(db, &current.id).await?,
+        Decision::Approve(_) => reviewed_scan(db, &current).await?,
         _ => (None, crate::allowlist::Risk::default()),
     };
 
@@ -211,20 +215,16 @@ pub async fn act(
         .ok_or(ReviewError::NotFound(subject))
 }
 
-/// The snapshot and the risk summary of a version's latest scan: what a reviewer approved.
+/// The snapshot and the risk summary of a version's latest scan: what a
+/// reviewer approved. A scan that cannot be read refuses the approval.
 async fn reviewed_scan(
     db: &Db,
-    version_id: &str,
-) -> Result<(Option<Snapshot>, crate::allowlist::Risk), sqlx::Error> {
-    let scan = versions::latest_scan(db, version_id).await?;
-    let snapshot: Option<Snapshot> = scan
-        .as_ref()
-        .and_then(|s| s.snapshot.as_deref())
-        .and_then(|t| serde_json::from_str(t).ok());
-    let report: Option<crate::analysis::Report> = scan
-        .as_ref()
-        .and_then(|s| s.report.as_deref())
-        .and_then(|r| serde_json::from_str(r).ok());
+    v: &VersionRow,
+) -> Result<(Option<Snapshot>, crate::allowlist::Risk), ReviewError> {
+    let (snapshot, report) = match read::latest_scan(db, v).await? {
+        Some(scan) => (scan.snapshot, scan.report),
+        None => (None, None),
+    };
     let risk = crate::allowlist::Risk {
         max_severity: report
             .as_ref()
@@ -293,14 +293,6 @@ fn validate_approval(
         approved_by: actor.to_string(),
         approved_at: now(),
     })
-}
-
-/// The snapshot of a version's latest scan, if it has one.
-pub async fn snapshot_of(db: &Db, version_id: &str) -> Result<Option<Snapshot>, sqlx::Error> {
-    Ok(versions::latest_scan(db, version_id)
-        .await?
-        .and_then(|s| s.snapshot)
-        .and_then(|text| serde_json::from_str(&text).ok()))
 }
 
 async fn record_approved_tools(

@@ -10,6 +10,7 @@ on_both_backends!(
     decisions_follow_the_lifecycle_and_are_audited,
     a_scan_that_keeps_failing_ends_in_scan_failed_and_needs_force,
     the_queue_filters_and_the_detail_has_everything_a_reviewer_needs,
+    an_unreadable_stored_scan_answers_a_titled_500_and_is_never_approved,
 );
 
 const BASE: &str = "/api/v1/admin/servers/com.example%2Fweather/versions";
@@ -311,4 +312,55 @@ async fn the_queue_filters_and_the_detail_has_everything_a_reviewer_needs(backen
     assert_eq!(detail["serverJson"]["version"], "1.1.0");
     assert_eq!(detail["findings"][0]["severity"], "info");
     assert!(detail.get("snapshot").is_some() && detail.get("diff").is_some());
+}
+
+async fn an_unreadable_stored_scan_answers_a_titled_500_and_is_never_approved(backend: Backend) {
+    // Arrange: a scanned version whose stored snapshot no longer decodes.
+    let app = TestApp::spawn(backend).await;
+    let token = app.publisher("acme", &["com.example"]).await;
+    app.publish(&token, &npm_server("com.example/weather", "1.0.0"))
+        .await;
+    app.drain_jobs().await;
+    assert!(app.count("scans").await > 0);
+    sqlx::query("UPDATE scans SET snapshot = '{\"tools\": 7}'")
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+
+    // Act
+    let admin = app
+        .get(&format!("{BASE}/1.0.0"), Some(&app.admin_token))
+        .await;
+    let own = app
+        .get(
+            "/api/v1/publisher/servers/com.example%2Fweather/versions/1.0.0",
+            Some(&token),
+        )
+        .await;
+    let approve = app.approve("com.example/weather", "1.0.0").await;
+
+    // Assert: each says what is wrong; nothing is approved on a scan nobody can read.
+    for response in [admin, own, approve] {
+        let p = assert_problem(response, StatusCode::INTERNAL_SERVER_ERROR).await;
+        assert_eq!(p["title"], "Stored data unreadable", "{p}");
+        assert!(
+            p["type"]
+                .as_str()
+                .unwrap()
+                .ends_with("/stored-data-unreadable"),
+            "{p}"
+        );
+        assert!(
+            p["detail"]
+                .as_str()
+                .unwrap()
+                .contains("snapshot of com.example/weather@1.0.0"),
+            "{p}"
+        );
+    }
+    let v = gatehouse::storage::versions::get_version(&app.db, "com.example/weather", "1.0.0")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_ne!(v.status.as_str(), "approved");
 }

@@ -16,6 +16,7 @@ on_both_backends!(
     a_session_ends_after_its_absolute_lifetime_however_busy,
     a_rescan_from_the_review_page_queues_a_scan_job,
     rotating_the_key_from_the_keys_page_re_signs_the_allowlist_under_a_new_root,
+    an_unreadable_stored_scan_is_an_error_on_the_page_never_an_empty_review,
 );
 
 async fn a_new_publisher_token_is_shown_once_and_opens_the_portal(backend: Backend) {
@@ -424,4 +425,63 @@ async fn rotating_the_key_from_the_keys_page_re_signs_the_allowlist_under_a_new_
             .status,
         StatusCode::FORBIDDEN
     );
+}
+
+async fn an_unreadable_stored_scan_is_an_error_on_the_page_never_an_empty_review(backend: Backend) {
+    // Arrange: a scanned version whose stored report no longer decodes.
+    let app = TestApp::spawn(backend).await;
+    let (publisher, token) = app.publisher("acme", &["com.example"]).await;
+    app.seed_scanned_version(
+        &publisher,
+        "com.example/calc",
+        "1.0.0",
+        vec![tool("add", POISON)],
+        vec![poison_finding("add")],
+    )
+    .await;
+    sqlx::query("UPDATE scans SET report = '{\"findings\": \"none\"}'")
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let mut reviewer = FormClient::new(&app);
+    reviewer.sign_in("reviewer").await;
+    let mut portal = FormClient::new(&app);
+    let form = portal.get("/publisher/login").await;
+    portal
+        .post(
+            "/publisher/login",
+            &[("_csrf", &form.csrf()), ("token", &token)],
+        )
+        .await;
+
+    // Act
+    let review = reviewer
+        .get(&format!(
+            "/admin/servers/{}/versions/1.0.0",
+            enc("com.example/calc")
+        ))
+        .await;
+    let own = portal
+        .get(&format!(
+            "/publisher/servers/{}/versions/1.0.0",
+            enc("com.example/calc")
+        ))
+        .await;
+
+    // Assert: an error that says what is wrong, not a page without findings.
+    for page in [&review, &own] {
+        assert_eq!(page.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(
+            page.body.contains("Stored data unreadable"),
+            "{}",
+            page.body
+        );
+        assert!(
+            page.body
+                .contains("report of com.example/calc@1.0.0 cannot be read"),
+            "{}",
+            page.body
+        );
+    }
+    assert!(!review.body.contains("Approve"), "{}", review.body);
 }

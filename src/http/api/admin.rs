@@ -12,6 +12,7 @@ use crate::http::auth::Principal;
 use crate::http::error::AppError;
 use crate::http::openapi::{Access, ApiRouter, Operation};
 use crate::registry::lifecycle::Status;
+use crate::review::read::{self, Reader};
 use crate::review::{self, Decision, ReviewError};
 use crate::storage::audit::{self, AuditFilter};
 use crate::storage::versions::{self, VersionFilter, VersionRow};
@@ -63,6 +64,7 @@ impl From<ReviewError> for AppError {
                 kind: "concurrent-change",
                 detail: e.to_string(),
             },
+            ReviewError::Read(read) => read.into(),
             ReviewError::Db(db) => db.into(),
             ReviewError::Publish(e) => AppError::Internal(e),
         }
@@ -140,32 +142,16 @@ pub async fn list_queue(
     })))
 }
 
-/// Everything a reviewer needs about one version (API and UI share it).
+/// Everything a reviewer needs about one version, from the read the review
+/// page uses too ([`read::read_version`]).
 pub async fn version_detail(
     state: &AppState,
     name: &str,
     version: &str,
 ) -> Result<Value, AppError> {
-    let v = versions::get_version(&state.db, name, version)
-        .await?
-        .ok_or_else(|| AppError::NotFound(format!("no version {version:?} of {name:?}")))?;
-    let scan = versions::latest_scan(&state.db, &v.id).await?;
-    let snapshot: Option<crate::snapshot::Snapshot> = scan
-        .as_ref()
-        .and_then(|s| s.snapshot.as_deref())
-        .and_then(|t| serde_json::from_str(t).ok());
-    let report: Option<Value> = scan
-        .as_ref()
-        .and_then(|s| s.report.as_deref())
-        .and_then(|t| serde_json::from_str(t).ok());
-    let previous = versions::last_approved_before(&state.db, &v).await?;
-    let diff = match (&previous, &snapshot) {
-        (Some(prev), Some(now)) => review::snapshot_of(&state.db, &prev.id).await?.map(
-            |before| json!({"against": prev.version, "changes": review::diff::diff(&before, now)}),
-        ),
-        _ => None,
-    };
-    let approval = versions::approval(&state.db, &v.id).await?;
+    let d = read::read_version(&state.db, Reader::Reviewer, name, version).await?;
+    let v = &d.version;
+    let scan = d.scan.as_ref();
     Ok(json!({
         "name": v.server_name,
         "version": v.version,
@@ -173,15 +159,15 @@ pub async fn version_detail(
         "maxSeverity": v.max_severity,
         "publishedAt": v.published_at,
         "updatedAt": v.updated_at,
-        "serverJson": serde_json::from_str::<Value>(&v.server_json).unwrap_or(Value::Null),
-        "scan": scan.as_ref().map(|s| json!({
-            "startedAt": s.started_at, "finishedAt": s.finished_at, "durationMs": s.duration_ms, "error": s.error,
+        "serverJson": d.server_json,
+        "scan": scan.map(|s| json!({
+            "startedAt": s.row.started_at, "finishedAt": s.row.finished_at, "durationMs": s.row.duration_ms, "error": s.row.error,
         })),
-        "snapshot": snapshot,
-        "findings": report.as_ref().map(|r| r["findings"].clone()).unwrap_or_else(|| json!([])),
-        "summary": report.as_ref().map(|r| r["summary"].clone()),
-        "diff": diff,
-        "approval": approval.map(|a| json!({
+        "snapshot": d.snapshot(),
+        "findings": d.findings(),
+        "summary": d.report().map(|r| &r.summary),
+        "diff": d.diff.as_ref().map(|diff| json!({"against": diff.against.version, "changes": diff.changes})),
+        "approval": d.approval.as_ref().map(|a| json!({
             "tools": a.tools, "audiences": a.audiences, "note": a.note, "approvedBy": a.approved_by, "approvedAt": a.approved_at,
         })),
     }))

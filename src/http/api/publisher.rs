@@ -9,6 +9,7 @@ use crate::http::AppState;
 use crate::http::auth::Principal;
 use crate::http::error::AppError;
 use crate::http::openapi::{Access, ApiRouter, Operation};
+use crate::review::read::{self, Reader};
 use crate::storage::versions::{self, VersionFilter};
 
 /// Routes of the publisher API.
@@ -86,37 +87,9 @@ pub async fn get_own_version(
     Path((name, version)): Path<(String, String)>,
 ) -> Result<Json<Value>, AppError> {
     let publisher = principal.require_publisher()?;
-    let not_found = || AppError::NotFound(format!("you have no version {version:?} of {name:?}"));
-    let v = versions::get_version(&state.db, &name, &version)
-        .await?
-        .ok_or_else(not_found)?;
-    // Another publisher's version is reported as absent, not forbidden: its existence is not ours to reveal.
-    let owner = crate::storage::accounts::publisher_by_id(&state.db, &publisher.id).await?;
-    let server_owner: Option<String> =
-        sqlx::query_scalar("SELECT publisher_id FROM servers WHERE id = $1")
-            .bind(&v.server_id)
-            .fetch_optional(state.db.pool())
-            .await?;
-    if owner.is_none() || server_owner.as_deref() != Some(publisher.id.as_str()) {
-        return Err(not_found());
-    }
-    let scan = versions::latest_scan(&state.db, &v.id).await?;
-    let findings = scan
-        .as_ref()
-        .and_then(|s| s.report.as_deref())
-        .and_then(|r| serde_json::from_str::<Value>(r).ok())
-        .map(|r| r["findings"].clone())
-        .unwrap_or_else(|| json!([]));
-    // Crawl failures' evidence names hosts, addresses and statuses: reviewers only.
-    let mut findings = findings;
-    if let Some(list) = findings.as_array_mut() {
-        for f in list {
-            let rule = f["rule"].as_str().unwrap_or_default().to_string();
-            if crate::registry::lifecycle::evidence_is_network_detail(&rule) {
-                f["evidence"] = json!("");
-            }
-        }
-    }
+    let d =
+        read::read_version(&state.db, Reader::Publisher(&publisher.id), &name, &version).await?;
+    let v = &d.version;
     Ok(Json(json!({
         "name": v.server_name,
         "version": v.version,
@@ -124,8 +97,8 @@ pub async fn get_own_version(
         "maxSeverity": v.max_severity,
         "publishedAt": v.published_at,
         "updatedAt": v.updated_at,
-        "serverJson": serde_json::from_str::<Value>(&v.server_json).unwrap_or(Value::Null),
-        "scan": scan.as_ref().map(|s| json!({"finishedAt": s.finished_at, "durationMs": s.duration_ms, "error": s.error.as_deref().map(crate::registry::lifecycle::publisher_scan_error)})),
-        "findings": findings,
+        "serverJson": d.server_json,
+        "scan": d.scan.as_ref().map(|s| json!({"finishedAt": s.row.finished_at, "durationMs": s.row.duration_ms, "error": s.row.error})),
+        "findings": d.findings(),
     })))
 }

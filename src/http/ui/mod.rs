@@ -126,6 +126,12 @@ impl From<askama::Error> for UiError {
     }
 }
 
+impl From<crate::review::read::ReadError> for UiError {
+    fn from(e: crate::review::read::ReadError) -> Self {
+        UiError::App(e.into())
+    }
+}
+
 impl From<ReviewError> for UiError {
     fn from(e: ReviewError) -> Self {
         UiError::App(e.into())
@@ -161,18 +167,19 @@ impl IntoResponse for UiError {
             return Redirect::to(to).into_response();
         }
         let status = self.status_code();
-        let detail = match &self {
+        let (title, detail) = match &self {
             UiError::App(e) => {
-                if let AppError::Internal(cause) = e {
-                    tracing::error!(error = %format!("{cause:#}"), "UI request failed");
-                }
-                e.detail()
+                e.log();
+                (e.title(), e.detail())
             }
-            other => other.to_string(),
+            other => (
+                status.canonical_reason().unwrap_or("Error"),
+                other.to_string(),
+            ),
         };
         let page = ErrorPage {
             status: status.as_u16(),
-            title: status.canonical_reason().unwrap_or("Error").to_string(),
+            title: title.to_string(),
             detail,
         };
         match page.render() {

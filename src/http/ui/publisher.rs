@@ -19,9 +19,9 @@ use super::admin::FindingView;
 use super::session::{CsrfForm, Flash, PageCtx, PublisherUser};
 use super::text::{self, Text};
 use super::{UiError, age, enc, html, short_ts};
-use crate::analysis::{Finding, Report};
 use crate::http::AppState;
 use crate::registry::publish::{self, PublishError};
+use crate::review::read::{self, Reader};
 use crate::storage::versions::{self, VersionFilter};
 
 /// Routes of the portal.
@@ -220,41 +220,16 @@ async fn show_version(
     PublisherUser(session, publisher): PublisherUser,
     Path((name, version)): Path<(String, String)>,
 ) -> Result<Response, UiError> {
-    let not_found = || UiError::NotFound(format!("you have no version {version:?} of {name:?}"));
-    let v = versions::get_version(&state.db, &name, &version)
-        .await?
-        .ok_or_else(not_found)?;
-    // Another publisher's version is reported as absent, as in the API.
-    let owner: Option<String> =
-        sqlx::query_scalar("SELECT publisher_id FROM servers WHERE id = $1")
-            .bind(&v.server_id)
-            .fetch_optional(state.db.pool())
-            .await?;
-    if owner.as_deref() != Some(publisher.id.as_str()) {
-        return Err(not_found());
-    }
+    // Ownership, redaction and decoding are the publisher API's (`review::read`).
+    let d =
+        read::read_version(&state.db, Reader::Publisher(&publisher.id), &name, &version).await?;
     let page = session
         .page(&state, format!("{name}@{version}"), "portal")
         .await?;
-    let scan = versions::latest_scan(&state.db, &v.id).await?;
-    let findings: Vec<Finding> = scan
-        .as_ref()
-        .and_then(|s| s.report.as_deref())
-        .and_then(|r| serde_json::from_str::<Report>(r).ok())
-        .map(|r| r.findings)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|mut f| {
-            if crate::registry::lifecycle::evidence_is_network_detail(&f.rule) {
-                f.evidence.clear();
-            }
-            f
-        })
-        .collect();
-    let pretty = serde_json::from_str::<serde_json::Value>(&v.server_json)
-        .ok()
-        .and_then(|j| serde_json::to_string_pretty(&j).ok())
-        .unwrap_or_else(|| v.server_json.clone());
+    let v = &d.version;
+    let scan = d.scan.as_ref().map(|s| &s.row);
+    let pretty =
+        serde_json::to_string_pretty(&d.server_json).unwrap_or_else(|_| v.server_json.clone());
     html(&VersionPage {
         page,
         name: text::visible(&v.server_name),
@@ -263,12 +238,10 @@ async fn show_version(
         severity: crate::registry::lifecycle::severity_badge(v.status, v.max_severity.as_deref()),
         published: short_ts(&v.published_at),
         updated: short_ts(&v.updated_at),
-        scanned: scan.as_ref().map(|s| short_ts(&s.finished_at)),
-        scan_error: scan
-            .as_ref()
-            .and_then(|s| s.error.as_deref())
-            .map(|e| text::visible(crate::registry::lifecycle::publisher_scan_error(e))),
-        findings: findings
+        scanned: scan.map(|s| short_ts(&s.finished_at)),
+        scan_error: scan.and_then(|s| s.error.as_deref()).map(text::visible),
+        findings: d
+            .findings()
             .iter()
             .map(|f| super::admin::finding_view(f, String::new()))
             .collect(),

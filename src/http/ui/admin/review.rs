@@ -1,302 +1,27 @@
-//! Reviewer pages: dashboard, review queue, the review page of a version with
-//! its decisions, the servers list and the rule catalogue.
+//! The review page of a version and its decisions.
 //!
-//! The review page is built to make a poisoned tool impossible to miss: the
-//! high and critical findings are summarised first, every capability shows its
+//! The page is built to make a poisoned tool impossible to miss: the high and
+//! critical findings are summarised first, every capability shows its
 //! findings next to its text with the evidence marked, hidden characters are
-//! spelled out, tools with findings start unticked, and approving over high or
-//! critical findings needs an explicit acknowledgement.
-
-use std::collections::BTreeMap;
+//! spelled out, tools with findings start unticked, and approving over high
+//! or critical findings needs an explicit acknowledgement. What it shows is
+//! the read the admin API answers with (`review::read`).
 
 use askama::Template;
-use axum::Router;
-use axum::extract::{Path, Query, State};
-use axum::response::{Redirect, Response};
-use axum::routing::{get, post};
-use chrono::Utc;
-use serde::Deserialize;
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse as _, Redirect, Response};
 use serde_json::Value;
 
-use super::charts::{self, BarChart, ColumnChart};
-use super::session::{CsrfForm, Flash, PageCtx, Reviewer};
-use super::text::{self, DiffSeg, Text};
-use super::{UiError, age, html, review_url, short_ts};
-use crate::analysis::{self, Category, Finding, Report, Severity};
+use super::super::session::{CsrfForm, Flash, PageCtx, Reviewer};
+use super::super::text::{self, DiffSeg, Text};
+use super::super::{UiError, review_url, short_ts};
+use crate::analysis::{self, Finding, Severity};
 use crate::http::AppState;
-use crate::registry::lifecycle::{self, Action, Status};
+use crate::registry::lifecycle::{self, Action};
+use crate::review::read::{self, Reader};
 use crate::review::{self, ApproveRequest, Decision, ReasonRequest, ReviewError};
 use crate::snapshot::{Snapshot, TargetKind};
-use crate::storage::versions::{self, ScanRow, VersionFilter, VersionRow};
-
-/// Routes of the reviewer pages.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/admin", get(show_dashboard))
-        .route("/admin/", get(show_dashboard))
-        .route("/admin/queue", get(show_queue))
-        .route("/admin/servers", get(show_servers))
-        .route("/admin/rules", get(show_rules))
-        .route("/admin/servers/{name}/versions/{version}", get(show_review))
-        .route(
-            "/admin/servers/{name}/versions/{version}/{action}",
-            post(decide_version),
-        )
-}
-
-// ---------------------------------------------------------------- dashboard
-
-#[derive(Template)]
-#[template(path = "admin/dashboard.html")]
-struct DashboardPage {
-    page: PageCtx,
-    by_status: BarChart,
-    by_severity: BarChart,
-    by_category: BarChart,
-    scans: ColumnChart,
-    awaiting: i64,
-}
-
-/// Number of days the scans-over-time chart covers.
-const SCAN_DAYS: i64 = 30;
-
-/// `GET /admin`: versions by status, findings by severity and category, scans per day.
-async fn show_dashboard(
-    State(state): State<AppState>,
-    Reviewer(session): Reviewer,
-) -> Result<Response, UiError> {
-    let page = session.page(&state, "Dashboard", "dashboard").await?;
-    html(&dashboard(&state, page).await?)
-}
-
-async fn dashboard(state: &AppState, page: PageCtx) -> Result<DashboardPage, UiError> {
-    let counts = versions::count_by_status(&state.db).await?;
-    let count_of = |s: Status| {
-        counts
-            .iter()
-            .find(|(st, _)| *st == s)
-            .map(|(_, n)| *n)
-            .unwrap_or(0)
-    };
-    let by_status = charts::bar_chart(
-        Status::ALL
-            .iter()
-            .map(|s| {
-                (
-                    s.as_str().replace('_', " "),
-                    count_of(*s),
-                    format!("st-{}", s.as_str()),
-                )
-            })
-            .collect(),
-    );
-    let awaiting = Status::AWAITING_REVIEW.iter().map(|s| count_of(*s)).sum();
-
-    let mut sev: BTreeMap<Severity, i64> = BTreeMap::new();
-    let mut cat: BTreeMap<Category, i64> = BTreeMap::new();
-    for (_, report) in versions::latest_reports(&state.db).await? {
-        // Only the two fields counted are parsed, not whole reports.
-        #[derive(Deserialize)]
-        struct Slim {
-            #[serde(default)]
-            findings: Vec<SlimFinding>,
-        }
-        #[derive(Deserialize)]
-        struct SlimFinding {
-            severity: Severity,
-            category: Category,
-        }
-        if let Ok(r) = serde_json::from_str::<Slim>(&report) {
-            for f in r.findings {
-                *sev.entry(f.severity).or_default() += 1;
-                *cat.entry(f.category).or_default() += 1;
-            }
-        }
-    }
-    let by_severity = charts::bar_chart(
-        Severity::ALL
-            .iter()
-            .rev()
-            .map(|s| {
-                (
-                    s.as_str().to_string(),
-                    sev.get(s).copied().unwrap_or(0),
-                    format!("sev-{}", s.as_str()),
-                )
-            })
-            .collect(),
-    );
-    let by_category = charts::bar_chart(
-        Category::ALL
-            .iter()
-            .map(|c| {
-                (
-                    c.as_str().to_string(),
-                    cat.get(c).copied().unwrap_or(0),
-                    "cat".to_string(),
-                )
-            })
-            .collect(),
-    );
-    let today = Utc::now().date_naive();
-    let days: Vec<String> = (0..SCAN_DAYS)
-        .rev()
-        .map(|d| (today - chrono::Duration::days(d)).to_string())
-        .collect();
-    let per_day = versions::scans_per_day(&state.db, &format!("{}T", days[0])).await?;
-    Ok(DashboardPage {
-        page,
-        by_status,
-        by_severity,
-        by_category,
-        scans: charts::column_chart(&days, &per_day),
-        awaiting,
-    })
-}
-
-// ---------------------------------------------------------------- queue
-
-/// Query of the review queue page.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct QueueQuery {
-    /// `awaiting` (default), `all`, or one status.
-    #[serde(default)]
-    pub status: Option<String>,
-    /// Only this maximum severity (`none` = no findings).
-    #[serde(default)]
-    pub severity: Option<String>,
-    /// `age` (oldest first), `newest`, `severity`, `name`.
-    #[serde(default)]
-    pub sort: Option<String>,
-    /// Case-insensitive substring of the name.
-    #[serde(default)]
-    pub q: Option<String>,
-    /// Page number, from 1.
-    #[serde(default)]
-    pub page: Option<i64>,
-}
-
-/// One queue row.
-struct QueueRow {
-    name: Text,
-    version: Text,
-    url: String,
-    status: &'static str,
-    severity: String,
-    age: String,
-    updated: String,
-}
-
-#[derive(Template)]
-#[template(path = "admin/queue.html")]
-struct QueuePage {
-    page: PageCtx,
-    rows: Vec<QueueRow>,
-    total: i64,
-    status: String,
-    severity: String,
-    sort: String,
-    q: String,
-    page_no: i64,
-    pages: i64,
-    prev_url: Option<String>,
-    next_url: Option<String>,
-    statuses: Vec<&'static str>,
-    severities: Vec<&'static str>,
-}
-
-/// Rows per queue page.
-pub const QUEUE_PAGE: i64 = 50;
-
-/// `GET /admin/queue`.
-async fn show_queue(
-    State(state): State<AppState>,
-    Reviewer(session): Reviewer,
-    Query(q): Query<QueueQuery>,
-) -> Result<Response, UiError> {
-    let page = session.page(&state, "Review queue", "queue").await?;
-    let body = render_queue(&state, page, &q).await?;
-    Ok(axum::response::Html(body).into_response())
-}
-
-use axum::response::IntoResponse as _;
-
-/// Renders the review queue (public for the render benchmark).
-pub async fn render_queue(
-    state: &AppState,
-    page: PageCtx,
-    q: &QueueQuery,
-) -> Result<String, UiError> {
-    let status = q.status.clone().unwrap_or_else(|| "awaiting".into());
-    let statuses = match status.as_str() {
-        "awaiting" | "" => Status::AWAITING_REVIEW.to_vec(),
-        "all" => Vec::new(),
-        s => vec![
-            Status::parse(s).ok_or_else(|| UiError::BadRequest(format!("unknown status {s:?}")))?,
-        ],
-    };
-    let severity = q.severity.clone().unwrap_or_default();
-    let severities = match Severity::parse(&severity) {
-        Some(s) => vec![s.as_str().to_string()],
-        None => Vec::new(),
-    };
-    let sort = match q.sort.as_deref() {
-        Some(s @ ("newest" | "severity" | "name")) => s.to_string(),
-        _ => "age".to_string(),
-    };
-    let search = q.q.clone().unwrap_or_default();
-    let page_no = q.page.unwrap_or(1).max(1);
-    let filter = VersionFilter {
-        statuses,
-        severities,
-        search: Some(search.trim().to_string()).filter(|s| !s.is_empty()),
-        sort: Some(sort.clone()),
-        offset: (page_no - 1) * QUEUE_PAGE,
-        limit: QUEUE_PAGE,
-        ..VersionFilter::default()
-    };
-    let (rows, total) = versions::queue_page(&state.db, &filter).await?;
-    let now = Utc::now();
-    let pages = ((total + QUEUE_PAGE - 1) / QUEUE_PAGE).max(1);
-    let link = |p: i64| {
-        format!(
-            "/admin/queue?status={}&severity={}&sort={}&q={}&page={p}",
-            super::enc(&status),
-            super::enc(&severity),
-            super::enc(&sort),
-            super::enc(&search)
-        )
-    };
-    let view = QueuePage {
-        page,
-        rows: rows
-            .iter()
-            .map(|v| QueueRow {
-                name: text::visible(&v.server_name),
-                version: text::visible(&v.version),
-                url: review_url(&v.server_name, &v.version),
-                status: v.status.as_str(),
-                severity: lifecycle::severity_badge(v.status, v.max_severity.as_deref()),
-                age: age(&v.updated_at, now),
-                updated: short_ts(&v.updated_at),
-            })
-            .collect(),
-        total,
-        prev_url: (page_no > 1).then(|| link(page_no - 1)),
-        next_url: (page_no < pages).then(|| link(page_no + 1)),
-        status,
-        severity,
-        sort,
-        q: search,
-        page_no,
-        pages,
-        statuses: Status::ALL.iter().map(|s| s.as_str()).collect(),
-        severities: Severity::ALL.iter().rev().map(|s| s.as_str()).collect(),
-    };
-    Ok(view.render()?)
-}
-
-// ---------------------------------------------------------------- review page
+use crate::storage::versions::{self, ScanRow, VersionRow};
 
 /// A finding as shown.
 pub struct FindingView {
@@ -416,7 +141,7 @@ struct ReviewPage {
 }
 
 /// `GET /admin/servers/{name}/versions/{version}`.
-async fn show_review(
+pub(super) async fn show_review(
     State(state): State<AppState>,
     Reviewer(session): Reviewer,
     Path((name, version)): Path<(String, String)>,
@@ -554,27 +279,18 @@ pub async fn render_review(
     name: &str,
     version: &str,
 ) -> Result<String, UiError> {
-    let v = versions::get_version(&state.db, name, version)
-        .await?
-        .ok_or_else(|| UiError::NotFound(format!("no version {version:?} of {name:?}")))?;
-    let scan = versions::latest_scan(&state.db, &v.id).await?;
-    let snapshot: Option<Snapshot> = scan
-        .as_ref()
-        .and_then(|s| s.snapshot.as_deref())
-        .and_then(|t| serde_json::from_str(t).ok());
-    let report: Option<Report> = scan
-        .as_ref()
-        .and_then(|s| s.report.as_deref())
-        .and_then(|t| serde_json::from_str(t).ok());
-    let previous = versions::last_approved_before(&state.db, &v).await?;
-    let diff = match (&previous, &snapshot) {
-        (Some(prev), Some(now)) => review::snapshot_of(&state.db, &prev.id)
-            .await?
-            .map(|before| diff_view(prev, &review::diff::diff(&before, now))),
-        _ => None,
+    let read::VersionDetail {
+        version: v,
+        server_json,
+        scan,
+        diff,
+        approval,
+    } = read::read_version(&state.db, Reader::Reviewer, name, version).await?;
+    let diff = diff.map(|d| diff_view(&d.against, &d.changes));
+    let (scan, snapshot, report) = match scan {
+        Some(s) => (Some(s.row), s.snapshot, s.report),
+        None => (None, None, None),
     };
-    let approval = versions::approval(&state.db, &v.id).await?;
-
     let findings: Vec<Finding> = report.map(|r| r.findings).unwrap_or_default();
     let mut sorted: Vec<&Finding> = findings.iter().collect();
     sorted.sort_by_key(|f| std::cmp::Reverse(f.severity));
@@ -704,9 +420,7 @@ pub async fn render_review(
         .collect();
     let allowed = |a: Action| lifecycle::transition(v.status, a).is_ok();
     let crawl = snap.crawl.clone().unwrap_or_default();
-    let server_json = serde_json::from_str::<Value>(&v.server_json)
-        .map(|j| pretty(&j))
-        .unwrap_or_else(|_| v.server_json.clone());
+    let server_json = pretty(&server_json);
 
     let view = ReviewPage {
         page,
@@ -809,7 +523,7 @@ fn anchor_of(f: &Finding, snap: &Snapshot) -> String {
 /// `POST /admin/servers/{name}/versions/{version}/{approve|reject|revoke|rescan|reopen}`:
 /// the form becomes the same [`Decision`] the JSON API builds and goes through
 /// [`review::act`]; the outcome is flashed on the review page.
-async fn decide_version(
+pub(super) async fn decide_version(
     State(state): State<AppState>,
     Reviewer(_): Reviewer,
     Path((name, version, action)): Path<(String, String, String)>,
@@ -901,24 +615,20 @@ async fn decision_from_form(
             let v = versions::get_version(&state.db, name, version)
                 .await?
                 .ok_or_else(|| UiError::NotFound(format!("no version {version:?} of {name:?}")))?;
-            let scan = versions::latest_scan(&state.db, &v.id).await?;
+            let scan = read::latest_scan(&state.db, &v).await?;
             // The checkboxes are indices into the scan the page showed; if a
             // newer scan arrived meanwhile they could mean other tools.
-            let scan_id = scan.as_ref().map(|s| s.id.as_str()).unwrap_or("");
+            let scan_id = scan.as_ref().map(|s| s.row.id.as_str()).unwrap_or("");
             if form.text("scan") != scan_id {
                 return Err(DecisionError::Refused(
                     "A newer scan arrived since this page was loaded; review it and decide again."
                         .into(),
                 ));
             }
-            let snapshot: Option<Snapshot> = scan
-                .as_ref()
-                .and_then(|s| s.snapshot.as_deref())
-                .and_then(|t| serde_json::from_str(t).ok());
-            let report: Option<Report> = scan
-                .as_ref()
-                .and_then(|s| s.report.as_deref())
-                .and_then(|t| serde_json::from_str(t).ok());
+            let (snapshot, report) = match scan {
+                Some(s) => (s.snapshot, s.report),
+                None => (None, None),
+            };
             let serious = report
                 .as_ref()
                 .is_some_and(|r| r.findings.iter().any(|f| f.severity >= Severity::High));
@@ -980,96 +690,5 @@ async fn decision_from_form(
             reason: form.text("reason"),
         }),
         other => return Err(UiError::NotFound(format!("unknown action {other:?}")).into()),
-    })
-}
-
-// ---------------------------------------------------------------- servers
-
-/// Query of the servers list.
-#[derive(Debug, Default, Deserialize)]
-struct ServersQuery {
-    #[serde(default)]
-    q: Option<String>,
-    #[serde(default)]
-    page: Option<i64>,
-}
-
-struct ServerRowView {
-    name: Text,
-    url: String,
-    publisher: Text,
-    versions: i64,
-    approved: i64,
-    updated: String,
-}
-
-#[derive(Template)]
-#[template(path = "admin/servers.html")]
-struct ServersPage {
-    page: PageCtx,
-    q: String,
-    rows: Vec<ServerRowView>,
-    total: i64,
-    page_no: i64,
-    prev_url: Option<String>,
-    next_url: Option<String>,
-}
-
-/// `GET /admin/servers?q=`: servers by name, linking to their versions in the queue.
-async fn show_servers(
-    State(state): State<AppState>,
-    Reviewer(session): Reviewer,
-    Query(q): Query<ServersQuery>,
-) -> Result<Response, UiError> {
-    let page = session.page(&state, "Servers", "servers").await?;
-    let search = q.q.unwrap_or_default();
-    let page_no = q.page.unwrap_or(1).max(1);
-    let (rows, total) = versions::list_servers(
-        &state.db,
-        Some(search.trim()),
-        (page_no - 1) * QUEUE_PAGE,
-        QUEUE_PAGE,
-    )
-    .await?;
-    let link = |p: i64| format!("/admin/servers?q={}&page={p}", super::enc(&search));
-    html(&ServersPage {
-        page,
-        rows: rows
-            .iter()
-            .map(|s| ServerRowView {
-                name: text::visible(&s.name),
-                url: format!("/admin/queue?status=all&q={}", super::enc(&s.name)),
-                publisher: text::visible(&s.publisher),
-                versions: s.versions,
-                approved: s.approved,
-                updated: short_ts(&s.updated_at),
-            })
-            .collect(),
-        prev_url: (page_no > 1).then(|| link(page_no - 1)),
-        next_url: (page_no * QUEUE_PAGE < total).then(|| link(page_no + 1)),
-        q: search,
-        total,
-        page_no,
-    })
-}
-
-// ---------------------------------------------------------------- rules
-
-#[derive(Template)]
-#[template(path = "admin/rules.html")]
-struct RulesPage {
-    page: PageCtx,
-    rules: &'static [analysis::RuleInfo],
-}
-
-/// `GET /admin/rules`: the rule catalogue.
-async fn show_rules(
-    State(state): State<AppState>,
-    Reviewer(session): Reviewer,
-) -> Result<Response, UiError> {
-    let page = session.page(&state, "Rules", "rules").await?;
-    html(&RulesPage {
-        page,
-        rules: analysis::catalogue(),
     })
 }
