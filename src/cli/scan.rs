@@ -211,6 +211,7 @@ async fn crawl(
             let auth = if let Some(path) = &args.client_key {
                 let pem = std::fs::read_to_string(path)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
+                discovery::key_algorithm(&pem).map_err(|e| format!("{}: {e}", path.display()))?;
                 ClientAuth::PrivateKey(pem)
             } else {
                 // The secret never appears on the command line, where `ps` would show it.

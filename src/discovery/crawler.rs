@@ -46,8 +46,8 @@ use super::{
     OFFERED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, TransportChoice,
 };
 use crate::snapshot::{
-    CacheHint, CrawlError, CrawlInfo, Implementation, Prompt, Resource, ResourceTemplate, Snapshot,
-    Target, TargetKind, Tool, crawl_codes,
+    AuthInfo, CacheHint, CrawlError, CrawlInfo, Implementation, Prompt, Resource, ResourceTemplate,
+    Snapshot, Target, TargetKind, Tool, crawl_codes,
 };
 
 /// `UnsupportedProtocolVersionError` (MCP 2026-07-28, Basic §Error Codes).
@@ -187,6 +187,8 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
         &options.network,
         limits.request_timeout,
         limits.max_redirects,
+        // Credentials or caller headers must not follow a redirect elsewhere.
+        !options.headers.is_empty() || options.oauth.is_some(),
     )
     .map_err(|e| failure(crawl_codes::TRANSPORT, e))?;
     let mut crawler = Crawler {
@@ -294,6 +296,7 @@ fn failure(code: &'static str, message: impl Into<String>) -> CrawlFailure {
         code,
         message: message.into(),
         retryable: true,
+        auth: None,
     }
 }
 
@@ -621,7 +624,13 @@ impl Crawler {
             }
             None => format!("the server requires OAuth; add crawl credentials{scopes}"),
         };
-        final_failure(crawl_codes::AUTH, message)
+        CrawlFailure {
+            auth: Some(AuthInfo {
+                scopes: self.oauth.scopes_asked(challenge),
+                issuer: self.oauth.info().and_then(|i| i.issuer),
+            }),
+            ..final_failure(crawl_codes::AUTH, message)
+        }
     }
 
     /// Opens the transport and performs `initialize` (the legacy era).

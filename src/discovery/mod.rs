@@ -38,6 +38,7 @@
 //! everything collected so far is kept, for the analysis to report as
 //! `protocol` findings.
 
+mod client_assertion;
 mod crawler;
 mod http;
 mod jsonrpc;
@@ -48,6 +49,7 @@ mod transport;
 
 use std::time::Duration;
 
+pub use client_assertion::key_algorithm;
 pub use policy::{Cidr, NetPolicy};
 
 use crate::snapshot::Snapshot;
@@ -202,6 +204,9 @@ pub struct CrawlFailure {
     /// Whether trying again later may succeed: false when the URL, a header or
     /// the network policy refused the crawl, true for network and server failures.
     pub retryable: bool,
+    /// For a server that requires OAuth (`code` = `auth`): the scopes it asked
+    /// for and the issuer, recorded in the failed scan's snapshot.
+    pub auth: Option<crate::snapshot::AuthInfo>,
 }
 
 /// The protocol version offered in `initialize`.
