@@ -41,6 +41,8 @@ pub struct AppState {
     /// Proxies whose `X-Forwarded-For` names the client (`GATEHOUSE_TRUSTED_PROXIES`);
     /// empty: the connected peer is the client.
     pub trusted_proxies: Arc<[crate::discovery::Cidr]>,
+    /// Seals the crawl credentials publishers set (key in `DATA_DIR`).
+    pub crawl_secrets: Arc<crate::registry::crawl_secrets::Vault>,
 }
 
 /// Rendered public pages keyed by query string, valid while the registry's
@@ -91,6 +93,7 @@ impl AppState {
             )?),
             page_cache: Arc::default(),
             trusted_proxies: Vec::new().into(),
+            crawl_secrets: Arc::new(crate::registry::crawl_secrets::Vault::new(data_dir)),
         })
     }
 }
@@ -114,6 +117,7 @@ pub fn router(state: AppState) -> Router {
         .merge(api::admin::router())
         .merge(api::ops::router())
         .merge(api::allowlist::router())
+        .merge(api::credentials::router())
         .merge(ui::router())
         .fallback(api::ops::not_found)
         .layer(axum::middleware::from_fn_with_state(

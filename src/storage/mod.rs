@@ -10,6 +10,7 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod crawl_credentials;
 pub mod jobs;
 pub mod ui;
 pub mod versions;

@@ -74,6 +74,9 @@ impl TestApp {
             RulesConfig::default(),
         );
         worker.backoff_base = Duration::from_millis(0);
+        worker.secrets = Some(std::sync::Arc::new(
+            gatehouse::registry::crawl_secrets::Vault::new(dir.path()),
+        ));
         TestApp {
             address,
             db,

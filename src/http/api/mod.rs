@@ -2,6 +2,7 @@
 
 pub mod admin;
 pub mod allowlist;
+pub mod credentials;
 pub mod ops;
 pub mod publish;
 pub mod publisher;
