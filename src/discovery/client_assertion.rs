@@ -46,7 +46,7 @@ impl Key {
     /// The JWS `alg` this key signs with (RFC 7518 §3.1, RFC 8037 §3.1).
     fn alg(&self) -> &'static str {
         match self {
-            Key::Ecdsa(_, alg) => *alg,
+            Key::Ecdsa(_, alg) => alg,
             Key::Ed25519(_) => "EdDSA",
             Key::Rsa(_) => "RS256",
         }
