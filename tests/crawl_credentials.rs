@@ -141,7 +141,10 @@ async fn set_both(app: &TestApp, token: &str) {
     )
     .await;
     assert_eq!(r.status(), StatusCode::OK);
-    assert_no_secret("PUT oauth answer", &r.text().await.unwrap());
+    let text = r.text().await.unwrap();
+    assert_no_secret("PUT oauth answer", &text);
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert!(answer["rescanned"].is_array(), "{answer:#}");
     let r = put(
         app,
         &format!("{}/headers/X-Api-Key", base()),
@@ -255,21 +258,23 @@ async fn a_server_needing_oauth_fails_clearly_then_is_crawled_with_stored_creden
     let scopes = &detail["snapshot"]["crawl"]["auth"]["scopes"];
     assert_eq!(scopes, &json!(["mcp:read"]), "{detail:#}");
 
-    // Act 2: the publisher stores credentials; an admin rescans.
+    // Act 2: the publisher stores credentials, which queues the failed scan again.
     set_both(&app, &publisher).await;
-    let r = app
-        .post(
-            &format!("/api/v1/admin/servers/{}/versions/1.0.0/rescan", enc(NAME)),
-            Some(&app.admin_token),
-            None,
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::OK, "{}", r.text().await.unwrap());
     app.drain_jobs().await;
 
     // Assert 2: crawled, the issuer bound, the secrets nowhere.
     let detail = version_detail(&app, "1.0.0").await;
     assert_eq!(detail["status"], "in_review", "{detail:#}");
+    let audit = app
+        .get("/api/v1/audit?limit=200", Some(&app.admin_token))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        audit.contains("version.rescan"),
+        "the rescan is audited: {audit}"
+    );
     assert!(!detail["snapshot"]["tools"].as_array().unwrap().is_empty());
     assert_no_secret("version detail", &detail.to_string());
     let summary: Value = app

@@ -235,4 +235,21 @@ mod tests {
         assert!(sec1.contains("openssl pkcs8"), "{sec1}");
         assert_eq!(key_algorithm(&p256_pem().0), Ok("ES256"));
     }
+
+    #[test]
+    fn an_ed25519_key_signs_eddsa_assertions() {
+        let pkcs8 = Ed25519KeyPair::generate_pkcs8(&SystemRandom::new()).unwrap();
+        let body = base64::engine::general_purpose::STANDARD.encode(pkcs8.as_ref());
+        let pem = format!("-----BEGIN PRIVATE KEY-----\n{body}\n-----END PRIVATE KEY-----");
+        assert_eq!(key_algorithm(&pem), Ok("EdDSA"));
+        let jwt = sign(&pem, "c", "https://as.example", &["EdDSA".into()]).unwrap();
+        let public = Ed25519KeyPair::from_pkcs8(pkcs8.as_ref()).unwrap();
+        let (signed, signature) = jwt.rsplit_once('.').unwrap();
+        let signature = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(signature)
+            .unwrap();
+        UnparsedPublicKey::new(&ring::signature::ED25519, public.public_key().as_ref())
+            .verify(signed.as_bytes(), &signature)
+            .expect("the EdDSA signature verifies");
+    }
 }

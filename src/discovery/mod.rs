@@ -174,7 +174,7 @@ impl Default for CrawlLimits {
 }
 
 /// Everything a crawl needs besides the URL.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct CrawlOptions {
     /// Transport selection.
     pub transport: TransportChoice,
@@ -191,6 +191,22 @@ pub struct CrawlOptions {
     pub progress: bool,
     /// The crawl's bounds.
     pub limits: CrawlLimits,
+}
+
+impl std::fmt::Debug for CrawlOptions {
+    // Header values may be stored crawl secrets: `{:?}` shows their names only.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let headers: Vec<&str> = self.headers.iter().map(|(name, _)| name.as_str()).collect();
+        f.debug_struct("CrawlOptions")
+            .field("transport", &self.transport)
+            .field("era", &self.era)
+            .field("oauth", &self.oauth)
+            .field("headers", &format_args!("{headers:?} (values redacted)"))
+            .field("network", &self.network)
+            .field("progress", &self.progress)
+            .field("limits", &self.limits)
+            .finish()
+    }
 }
 
 /// A crawl that produced no snapshot at all (see the module documentation for when).

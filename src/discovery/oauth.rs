@@ -693,5 +693,14 @@ mod tests {
             issuer: None,
         };
         assert!(!format!("{credentials:?}").contains("s3cr3t"));
+        let options = crate::discovery::CrawlOptions {
+            oauth: Some(credentials),
+            headers: vec![("X-Api-Key".into(), "h3ader".into())],
+            ..Default::default()
+        };
+        let shown = format!("{options:?}");
+        assert!(
+            shown.contains("X-Api-Key") && !shown.contains("h3ader") && !shown.contains("s3cr3t")
+        );
     }
 }

@@ -398,6 +398,30 @@ async fn store_and_audit(
     Ok(())
 }
 
+/// After credentials were set: scans again every version of the server whose
+/// scan failed (a server that required OAuth ends there), as `actor`, through
+/// the reviewers' own rescan (`review::act`, audited); returns the versions.
+/// A version another request moved meanwhile is skipped.
+pub async fn rescan_failed(
+    db: &Db,
+    allowlists: &crate::review::allowlists::Publisher,
+    server: &ServerRef,
+    actor: &str,
+) -> Result<Vec<String>, SecretError> {
+    let mut queued = Vec::new();
+    for version in store::failed_versions(db, &server.id).await? {
+        let decision = crate::review::Decision::Rescan;
+        match crate::review::act(db, allowlists, &server.name, &version, actor, decision).await {
+            Ok(_) => queued.push(version),
+            Err(crate::review::ReviewError::Db(e)) => return Err(e.into()),
+            Err(e) => {
+                tracing::info!(server = %server.name, version = %version, reason = %e, "not rescanned")
+            }
+        }
+    }
+    Ok(queued)
+}
+
 /// Deletes one credential (`kind` with `name`, `''` for OAuth), audited.
 pub async fn delete(
     db: &Db,

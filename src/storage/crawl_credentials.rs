@@ -70,6 +70,17 @@ pub async fn server_documents(db: &Db, server_id: &str) -> Result<Vec<String>, s
     .await
 }
 
+/// The versions of a server whose scan failed, oldest first.
+pub async fn failed_versions(db: &Db, server_id: &str) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT version FROM versions WHERE server_id = $1 AND status = 'scan_failed' \
+         ORDER BY published_at",
+    )
+    .bind(server_id)
+    .fetch_all(db.pool())
+    .await
+}
+
 /// Stores `row`, replacing the credential of the same server, kind and name.
 pub async fn upsert(tx: &mut Tx, row: &CredentialRow) -> Result<(), sqlx::Error> {
     sqlx::query(

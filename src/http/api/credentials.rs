@@ -172,7 +172,22 @@ pub async fn set_oauth_credentials(
         &principal.actor(),
     )
     .await?;
-    Ok(Json(crawl_secrets::summary(&state.db, &server).await?))
+    answer_after_set(&state, &server, &principal).await
+}
+
+/// Rescans the versions whose scan failed (the new credentials may be what
+/// they lacked) and answers the summary with `rescanned`: those versions.
+async fn answer_after_set(
+    state: &AppState,
+    server: &ServerRef,
+    principal: &Principal,
+) -> Result<Json<Value>, AppError> {
+    let rescanned =
+        crawl_secrets::rescan_failed(&state.db, &state.allowlists, server, &principal.actor())
+            .await?;
+    let mut summary = crawl_secrets::summary(&state.db, server).await?;
+    summary["rescanned"] = serde_json::json!(rescanned);
+    Ok(Json(summary))
 }
 
 /// `DELETE /api/v1/servers/{name}/crawl-credentials/oauth`.
@@ -216,7 +231,7 @@ pub async fn set_header_credential(
         &principal.actor(),
     )
     .await?;
-    Ok(Json(crawl_secrets::summary(&state.db, &server).await?))
+    answer_after_set(&state, &server, &principal).await
 }
 
 /// `DELETE /api/v1/servers/{name}/crawl-credentials/headers/{header}`.

@@ -184,6 +184,20 @@ async fn change_credentials(
         _ => Err(SecretError::Invalid("Unknown action.".into())),
     };
     let flash = match result {
+        Ok(done) if form.get("op").is_some_and(|op| op.starts_with("set-")) => {
+            let rescanned =
+                crawl_secrets::rescan_failed(&state.db, &state.allowlists, &server, &actor)
+                    .await
+                    .map_err(|e| UiError::App(AppError::from(e)))?;
+            if rescanned.is_empty() {
+                Flash::ok(done)
+            } else {
+                Flash::ok(format!(
+                    "{done} The failed scan of {} was queued again.",
+                    rescanned.join(", ")
+                ))
+            }
+        }
         Ok(done) => Flash::ok(done),
         Err(SecretError::Invalid(why) | SecretError::NotFound(why)) => Flash::error(why),
         Err(e) => return Err(UiError::App(AppError::from(e))),
