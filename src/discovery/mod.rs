@@ -8,7 +8,8 @@
 //! as a [`Snapshot`] (DESIGN.md §6, §8). It never calls a tool, reads a
 //! resource or gets a prompt. A server behind OAuth is crawled with a token
 //! from the client-credentials grant when [`CrawlOptions::oauth`] is set
-//! (`oauth.rs`).
+//! (`oauth.rs`). [`crawl_stdio`] does the same with a server started as a
+//! child process, over stdio (`stdio.rs`).
 //!
 //! # Why not rmcp's client
 //!
@@ -45,6 +46,7 @@ mod jsonrpc;
 mod oauth;
 mod policy;
 mod sse;
+mod stdio;
 mod transport;
 
 use std::time::Duration;
@@ -241,4 +243,15 @@ pub const MODERN_PROTOCOL_VERSIONS: &[&str] = &["2026-07-28"];
 /// `options.limits`.
 pub async fn crawl(url: &str, options: &CrawlOptions) -> Result<Snapshot, CrawlFailure> {
     crawler::run(url, options).await
+}
+
+/// Crawls a server started as `command` (program and arguments) over stdio,
+/// with the same era probe, lists and bounds as [`crawl`]; the process is
+/// killed when the crawl ends. `options.transport`, `headers` and `oauth` do
+/// not apply.
+pub async fn crawl_stdio(
+    command: &[String],
+    options: &CrawlOptions,
+) -> Result<Snapshot, CrawlFailure> {
+    crawler::run_stdio(command, options).await
 }
