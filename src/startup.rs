@@ -93,6 +93,9 @@ pub fn worker_config(config: &Config) -> anyhow::Result<WorkerConfig> {
         rules,
     );
     worker.lease = std::time::Duration::from_secs(config.job_lease_secs.max(1));
+    worker.secrets = Some(std::sync::Arc::new(
+        crate::registry::crawl_secrets::Vault::new(&config.data_dir),
+    ));
     Ok(worker)
 }
 

@@ -17,8 +17,14 @@ use super::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE};
 #[derive(Args, Debug)]
 pub struct ScanArgs {
     /// URL of the MCP server to crawl.
-    #[arg(required_unless_present = "snapshot", conflicts_with = "snapshot")]
+    #[arg(
+        required_unless_present_any = ["snapshot", "command"],
+        conflicts_with_all = ["snapshot", "command"]
+    )]
     pub url: Option<String>,
+    /// Crawl a server started as this command over stdio instead: `scan -- python3 server.py`.
+    #[arg(last = true, value_name = "COMMAND", conflicts_with = "snapshot")]
+    pub command: Vec<String>,
     /// Analyse a saved Snapshot file instead of crawling.
     #[arg(long)]
     pub snapshot: Option<PathBuf>,
@@ -121,7 +127,19 @@ pub async fn run_scan(args: &ScanArgs, config: &crate::config::Config) -> i32 {
             Ok(s) => s,
             Err(e) => return fail(&e),
         },
-        (None, None) => return fail("give a URL or --snapshot FILE"),
+        (None, None) if !args.command.is_empty() => {
+            let options = CrawlOptions {
+                era: era_choice(args.era),
+                network: NetPolicy::allow_all(),
+                progress: std::io::stderr().is_terminal(),
+                ..CrawlOptions::default()
+            };
+            match discovery::crawl_stdio(&args.command, &options).await {
+                Ok(s) => s,
+                Err(e) => return fail(&e.to_string()),
+            }
+        }
+        (None, None) => return fail("give a URL, -- COMMAND or --snapshot FILE"),
     };
     let unread = snapshot
         .crawl
@@ -211,6 +229,7 @@ async fn crawl(
             let auth = if let Some(path) = &args.client_key {
                 let pem = std::fs::read_to_string(path)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
+                discovery::key_algorithm(&pem).map_err(|e| format!("{}: {e}", path.display()))?;
                 ClientAuth::PrivateKey(pem)
             } else {
                 // The secret never appears on the command line, where `ps` would show it.
@@ -237,11 +256,7 @@ async fn crawl(
             TransportArg::StreamableHttp => TransportChoice::StreamableHttp,
             TransportArg::Sse => TransportChoice::Sse,
         },
-        era: match args.era {
-            EraArg::Auto => EraChoice::Auto,
-            EraArg::Modern => EraChoice::Modern,
-            EraArg::Legacy => EraChoice::Legacy,
-        },
+        era: era_choice(args.era),
         oauth,
         headers,
         network,
@@ -251,6 +266,14 @@ async fn crawl(
     discovery::crawl(url, &options)
         .await
         .map_err(|e| e.to_string())
+}
+
+fn era_choice(era: EraArg) -> EraChoice {
+    match era {
+        EraArg::Auto => EraChoice::Auto,
+        EraArg::Modern => EraChoice::Modern,
+        EraArg::Legacy => EraChoice::Legacy,
+    }
 }
 
 fn print_report(report: &Report, format: Format) {

@@ -40,14 +40,15 @@ use tokio::time::Instant;
 
 use super::http::{Fault, Meter, check_url, guarded_client};
 use super::oauth::{self, OAuthState};
+use super::stdio::StdioPipe;
 use super::transport::{Link, Transport};
 use super::{
     CrawlFailure, CrawlLimits, CrawlOptions, EraChoice, MODERN_PROTOCOL_VERSIONS,
     OFFERED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, TransportChoice,
 };
 use crate::snapshot::{
-    CacheHint, CrawlError, CrawlInfo, Implementation, Prompt, Resource, ResourceTemplate, Snapshot,
-    Target, TargetKind, Tool, crawl_codes,
+    AuthInfo, CacheHint, CrawlError, CrawlInfo, Implementation, Prompt, Resource, ResourceTemplate,
+    Snapshot, Target, TargetKind, Tool, crawl_codes,
 };
 
 /// `UnsupportedProtocolVersionError` (MCP 2026-07-28, Basic §Error Codes).
@@ -155,6 +156,9 @@ struct Crawler {
     oauth: OAuthState,
     /// Declared lists not read to the end (`crawl.unread`).
     unread: Vec<String>,
+    /// The server process when crawling over stdio (shared by the probe and
+    /// the transport after it).
+    stdio: Option<std::sync::Arc<tokio::sync::Mutex<StdioPipe>>>,
 }
 
 /// What opened the conversation with the server.
@@ -176,17 +180,46 @@ enum Probe {
 
 /// Runs one crawl (the body of [`super::crawl`]).
 pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, CrawlFailure> {
-    let started = Instant::now();
-    let limits = options.limits.clone();
     let url = Url::parse(url)
         .map_err(|e| final_failure(crawl_codes::TRANSPORT, format!("invalid URL: {e}")))?;
     check_url(&url, &options.network).map_err(|e| final_failure(crawl_codes::TRANSPORT, e))?;
+    run_on(url, None, options).await
+}
+
+/// Runs one crawl of a server process over stdio (the body of [`super::crawl_stdio`]).
+pub(crate) async fn run_stdio(
+    command: &[String],
+    options: &CrawlOptions,
+) -> Result<Snapshot, CrawlFailure> {
+    let pipe = StdioPipe::spawn(command).map_err(|e| final_failure(crawl_codes::TRANSPORT, e))?;
+    // No network: the URL only names the target in messages; no header or
+    // credential is sent anywhere.
+    let options = CrawlOptions {
+        headers: Vec::new(),
+        oauth: None,
+        transport: TransportChoice::Auto,
+        ..options.clone()
+    };
+    let url = Url::parse("stdio://local/").expect("a constant URL");
+    run_on(url, Some(pipe), &options).await
+}
+
+/// The crawl of `url`, or of `pipe` when given.
+async fn run_on(
+    url: Url,
+    pipe: Option<StdioPipe>,
+    options: &CrawlOptions,
+) -> Result<Snapshot, CrawlFailure> {
+    let started = Instant::now();
+    let limits = options.limits.clone();
     let headers = header_map(&options.headers)?;
     let url_host = url.host_str().unwrap_or_default().to_string();
     let client = guarded_client(
         &options.network,
         limits.request_timeout,
         limits.max_redirects,
+        // Credentials or caller headers must not follow a redirect elsewhere.
+        !options.headers.is_empty() || options.oauth.is_some(),
     )
     .map_err(|e| failure(crawl_codes::TRANSPORT, e))?;
     let mut crawler = Crawler {
@@ -216,6 +249,7 @@ pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, C
         transport_name: "",
         oauth: OAuthState::new(options.oauth.clone(), url.clone()),
         unread: Vec::new(),
+        stdio: pipe.map(|p| std::sync::Arc::new(tokio::sync::Mutex::new(p))),
     };
 
     let (mut transport, opening) = crawler.open(url.clone(), options).await?;
@@ -294,6 +328,7 @@ fn failure(code: &'static str, message: impl Into<String>) -> CrawlFailure {
         code,
         message: message.into(),
         retryable: true,
+        auth: None,
     }
 }
 
@@ -524,7 +559,10 @@ impl Crawler {
         let mut version = MODERN_PROTOCOL_VERSIONS[0];
         for attempt in 0..2 {
             self.say(format_args!("server/discover at {version}"));
-            let mut transport = Transport::modern(url.clone(), version);
+            let mut transport = match &self.stdio {
+                Some(pipe) => Transport::stdio(pipe.clone(), Some(version)),
+                None => Transport::modern(url.clone(), version),
+            };
             match self.request(&mut transport, "server/discover", None).await {
                 Ok(result) => {
                     let supported = result
@@ -621,7 +659,13 @@ impl Crawler {
             }
             None => format!("the server requires OAuth; add crawl credentials{scopes}"),
         };
-        final_failure(crawl_codes::AUTH, message)
+        CrawlFailure {
+            auth: Some(AuthInfo {
+                scopes: self.oauth.scopes_asked(challenge),
+                issuer: self.oauth.info().and_then(|i| i.issuer),
+            }),
+            ..final_failure(crawl_codes::AUTH, message)
+        }
     }
 
     /// Opens the transport and performs `initialize` (the legacy era).
@@ -637,7 +681,10 @@ impl Crawler {
         });
         self.say(format_args!("initialize (transport {})", choice.as_str()));
         if choice != TransportChoice::Sse {
-            let mut transport = Transport::streamable(url.clone());
+            let mut transport = match &self.stdio {
+                Some(pipe) => Transport::stdio(pipe.clone(), None),
+                None => Transport::streamable(url.clone()),
+            };
             match self
                 .request(&mut transport, "initialize", Some(params.clone()))
                 .await

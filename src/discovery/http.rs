@@ -149,10 +149,26 @@ fn allow_ip(ip: IpAddr, policy: &NetPolicy) -> Result<(), String> {
 }
 
 /// Follows at most `max` redirects, each hop checked like the first URL.
-fn redirect_policy(policy: NetPolicy, max: usize) -> reqwest::redirect::Policy {
+/// With `same_origin` (the crawl carries credentials), a hop to another origin
+/// than the request's own is refused: reqwest drops `Authorization` on such a
+/// hop but keeps other headers (a secret `X-Api-Key`) and a 307/308 keeps the
+/// body (a `client_secret_post` form).
+fn redirect_policy(policy: NetPolicy, max: usize, same_origin: bool) -> reqwest::redirect::Policy {
     reqwest::redirect::Policy::custom(move |attempt| {
         if attempt.previous().len() > max {
             let message = format!("more than {max} redirects");
+            return attempt.error(Refused(message));
+        }
+        if same_origin
+            && attempt
+                .previous()
+                .first()
+                .is_some_and(|first| first.origin() != attempt.url().origin())
+        {
+            let message = format!(
+                "a redirect to another origin ({}) would carry the crawl credentials",
+                attempt.url().origin().ascii_serialization()
+            );
             return attempt.error(Refused(message));
         }
         match check_url(attempt.url(), &policy) {
@@ -170,6 +186,7 @@ pub(crate) fn guarded_client(
     policy: &NetPolicy,
     connect_timeout: Duration,
     max_redirects: usize,
+    same_origin_redirects: bool,
 ) -> Result<reqwest::Client, String> {
     reqwest::Client::builder()
         // A proxy would connect on our behalf to whatever address it resolves:
@@ -178,7 +195,11 @@ pub(crate) fn guarded_client(
         .dns_resolver(Arc::new(GuardedResolver {
             policy: policy.clone(),
         }))
-        .redirect(redirect_policy(policy.clone(), max_redirects))
+        .redirect(redirect_policy(
+            policy.clone(),
+            max_redirects,
+            same_origin_redirects,
+        ))
         .connect_timeout(connect_timeout)
         // One small request at a time: never hold a write back waiting for an ACK.
         .tcp_nodelay(true)

@@ -8,7 +8,8 @@
 //! as a [`Snapshot`] (DESIGN.md §6, §8). It never calls a tool, reads a
 //! resource or gets a prompt. A server behind OAuth is crawled with a token
 //! from the client-credentials grant when [`CrawlOptions::oauth`] is set
-//! (`oauth.rs`).
+//! (`oauth.rs`). [`crawl_stdio`] does the same with a server started as a
+//! child process, over stdio (`stdio.rs`).
 //!
 //! # Why not rmcp's client
 //!
@@ -38,16 +39,19 @@
 //! everything collected so far is kept, for the analysis to report as
 //! `protocol` findings.
 
+mod client_assertion;
 mod crawler;
 mod http;
 mod jsonrpc;
 mod oauth;
 mod policy;
 mod sse;
+mod stdio;
 mod transport;
 
 use std::time::Duration;
 
+pub use client_assertion::key_algorithm;
 pub use policy::{Cidr, NetPolicy};
 
 use crate::snapshot::Snapshot;
@@ -172,7 +176,7 @@ impl Default for CrawlLimits {
 }
 
 /// Everything a crawl needs besides the URL.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct CrawlOptions {
     /// Transport selection.
     pub transport: TransportChoice,
@@ -191,6 +195,22 @@ pub struct CrawlOptions {
     pub limits: CrawlLimits,
 }
 
+impl std::fmt::Debug for CrawlOptions {
+    // Header values may be stored crawl secrets: `{:?}` shows their names only.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let headers: Vec<&str> = self.headers.iter().map(|(name, _)| name.as_str()).collect();
+        f.debug_struct("CrawlOptions")
+            .field("transport", &self.transport)
+            .field("era", &self.era)
+            .field("oauth", &self.oauth)
+            .field("headers", &format_args!("{headers:?} (values redacted)"))
+            .field("network", &self.network)
+            .field("progress", &self.progress)
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
 /// A crawl that produced no snapshot at all (see the module documentation for when).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{message}")]
@@ -202,6 +222,9 @@ pub struct CrawlFailure {
     /// Whether trying again later may succeed: false when the URL, a header or
     /// the network policy refused the crawl, true for network and server failures.
     pub retryable: bool,
+    /// For a server that requires OAuth (`code` = `auth`): the scopes it asked
+    /// for and the issuer, recorded in the failed scan's snapshot.
+    pub auth: Option<crate::snapshot::AuthInfo>,
 }
 
 /// The protocol version offered in `initialize`.
@@ -220,4 +243,15 @@ pub const MODERN_PROTOCOL_VERSIONS: &[&str] = &["2026-07-28"];
 /// `options.limits`.
 pub async fn crawl(url: &str, options: &CrawlOptions) -> Result<Snapshot, CrawlFailure> {
     crawler::run(url, options).await
+}
+
+/// Crawls a server started as `command` (program and arguments) over stdio,
+/// with the same era probe, lists and bounds as [`crawl`]; the process is
+/// killed when the crawl ends. `options.transport`, `headers` and `oauth` do
+/// not apply.
+pub async fn crawl_stdio(
+    command: &[String],
+    options: &CrawlOptions,
+) -> Result<Snapshot, CrawlFailure> {
+    crawler::run_stdio(command, options).await
 }

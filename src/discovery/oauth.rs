@@ -16,7 +16,8 @@
 //!    grant (RFC 6749 §4.4), the resource indicator (RFC 8707 §2) and only the
 //!    scopes the challenge or the metadata named, authenticating with
 //!    `client_secret_basic` or `client_secret_post` (RFC 6749 §2.3.1) as the
-//!    metadata allows;
+//!    metadata allows, or with a `private_key_jwt` client assertion (RFC 7523
+//!    §2.2, `client_assertion.rs`) when the credentials are a key;
 //! 5. obtains a new token shortly before it expires: with the refresh token
 //!    when one was issued (RFC 6749 §6), else with the same grant.
 //!
@@ -36,6 +37,7 @@ use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
 use serde_json::Value;
 use tokio::time::Instant;
 
+use super::client_assertion;
 use super::http::{Fault, check_url, describe, read_body};
 use super::jsonrpc;
 use super::transport::Link;
@@ -64,6 +66,8 @@ pub(crate) struct OAuthState {
     token_endpoint: Option<Url>,
     /// Client authentication methods the authorisation server lists (empty: not said).
     auth_methods: Vec<String>,
+    /// `token_endpoint_auth_signing_alg_values_supported` (empty: not said).
+    signing_algs: Vec<String>,
     refresh_token: Option<String>,
     expires_at: Option<Instant>,
     /// Whether the flow ran at all (the server asked for OAuth).
@@ -82,6 +86,7 @@ impl OAuthState {
             issuer: None,
             token_endpoint: None,
             auth_methods: Vec::new(),
+            signing_algs: Vec::new(),
             refresh_token: None,
             expires_at: None,
             asked: false,
@@ -346,17 +351,11 @@ async fn authorization_server_metadata(
             .ok_or("the authorization server metadata has no token_endpoint URL")?;
         require_secure(&endpoint, &state.server, "the token endpoint")?;
         check_url(&endpoint, &link.policy)?;
-        state.auth_methods = metadata
-            .get("token_endpoint_auth_methods_supported")
-            .and_then(Value::as_array)
-            .map(|list| {
-                list.iter()
-                    .filter_map(Value::as_str)
-                    .take(16)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default();
+        state.auth_methods = short_list(&metadata, "token_endpoint_auth_methods_supported");
+        state.signing_algs = short_list(
+            &metadata,
+            "token_endpoint_auth_signing_alg_values_supported",
+        );
         state.issuer = Some(issuer.to_string());
         state.token_endpoint = Some(endpoint);
         return Ok(());
@@ -423,8 +422,21 @@ async fn token_request(
                 );
             }
         }
-        ClientAuth::PrivateKey(_) => {
-            return Err("private_key_jwt client authentication is not supported yet".into());
+        ClientAuth::PrivateKey(pem) => {
+            if !state.auth_methods.is_empty() && !supports("private_key_jwt") {
+                return Err("the authorization server does not accept private_key_jwt".into());
+            }
+            let issuer = state.issuer.as_deref().ok_or("no issuer is known")?;
+            let assertion =
+                client_assertion::sign(pem, &credentials.client_id, issuer, &state.signing_algs)?;
+            // RFC 7523 §3: client_id is optional beside an assertion naming it; sent for
+            // servers that look the client up before reading the assertion.
+            form.push(("client_id".to_string(), credentials.client_id.clone()));
+            form.push((
+                "client_assertion_type".to_string(),
+                client_assertion::ASSERTION_TYPE.to_string(),
+            ));
+            form.push(("client_assertion".to_string(), assertion));
         }
     }
     let body = form
@@ -479,6 +491,22 @@ async fn token_request(
         .map_err(|_| "the access token cannot be sent in a header")?;
     value.set_sensitive(true);
     Ok(value)
+}
+
+/// The first strings of a metadata array member (bounded: the document is hostile).
+fn short_list(metadata: &serde_json::Map<String, Value>, key: &str) -> Vec<String> {
+    metadata
+        .get(key)
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_str)
+                .take(16)
+                .filter(|m| m.len() <= 64)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// GETs a JSON object within the crawl's bounds.
@@ -665,5 +693,14 @@ mod tests {
             issuer: None,
         };
         assert!(!format!("{credentials:?}").contains("s3cr3t"));
+        let options = crate::discovery::CrawlOptions {
+            oauth: Some(credentials),
+            headers: vec![("X-Api-Key".into(), "h3ader".into())],
+            ..Default::default()
+        };
+        let shown = format!("{options:?}");
+        assert!(
+            shown.contains("X-Api-Key") && !shown.contains("h3ader") && !shown.contains("s3cr3t")
+        );
     }
 }

@@ -20,6 +20,8 @@
 //!   `endpoint` event names the URL to POST messages to; answers arrive as
 //!   `message` events on the stream.
 //!
+//! - stdio (`stdio.rs`): one child process; the same requests, one per line.
+//!
 //! Timeouts are not applied here: the crawler wraps every call in the earlier
 //! of the request timeout and the crawl deadline, and dropping a call's future
 //! cancels it cleanly (a partially read chunk is never consumed).
@@ -36,6 +38,7 @@ use super::http::{Fault, Meter, check_peer, check_url, describe, read_body};
 use super::jsonrpc;
 use super::policy::NetPolicy;
 use super::sse::SseStream;
+use super::stdio::StdioPipe;
 
 /// What every exchange of one crawl shares: the guarded client, the policy,
 /// the caller's headers and the byte meter.
@@ -176,6 +179,14 @@ pub(crate) enum Transport {
         /// The stream answers arrive on.
         stream: Box<SseStream>,
     },
+    /// A child process over stdio; the probe's transport and the one after it
+    /// share the process.
+    Stdio {
+        /// The process.
+        pipe: std::sync::Arc<tokio::sync::Mutex<StdioPipe>>,
+        /// The modern version every request's `_meta` carries, if modern.
+        modern: Option<String>,
+    },
 }
 
 impl Transport {
@@ -199,9 +210,24 @@ impl Transport {
         }
     }
 
+    /// A stdio transport on `pipe`, speaking the modern revision `modern` if given.
+    pub fn stdio(
+        pipe: std::sync::Arc<tokio::sync::Mutex<StdioPipe>>,
+        modern: Option<&str>,
+    ) -> Transport {
+        Transport::Stdio {
+            pipe,
+            modern: modern.map(str::to_string),
+        }
+    }
+
     /// The protocol version of a modern transport, which every request's `_meta` repeats.
     pub fn modern_version(&self) -> Option<&str> {
         match self {
+            Transport::Stdio {
+                modern: Some(version),
+                ..
+            } => Some(version),
             Transport::Streamable {
                 protocol: Some(protocol),
                 modern: true,
@@ -251,6 +277,7 @@ impl Transport {
         match self {
             Transport::Streamable { .. } => "streamable-http",
             Transport::Legacy { .. } => "sse",
+            Transport::Stdio { .. } => "stdio",
         }
     }
 
@@ -269,6 +296,11 @@ impl Transport {
         method: &str,
         params: Option<Value>,
     ) -> Result<Value, Fault> {
+        if let Transport::Stdio { pipe, .. } = self {
+            let mut pipe = pipe.lock().await;
+            pipe.send(&jsonrpc::request(id, method, params)).await?;
+            return pipe.answer(link, id).await;
+        }
         let body = serde_json::to_vec(&jsonrpc::request(id, method, params))
             .expect("a request serialises");
         match self {
@@ -345,11 +377,15 @@ impl Transport {
                 drop(link.send(request).await?);
                 link.answer_from_stream(stream, id).await
             }
+            Transport::Stdio { .. } => unreachable!("answered above"),
         }
     }
 
     /// Sends a notification; the server's acknowledgement body is not read.
     pub async fn notify(&mut self, link: &mut Link, method: &str) -> Result<(), Fault> {
+        if let Transport::Stdio { pipe, .. } = self {
+            return pipe.lock().await.send(&jsonrpc::notification(method)).await;
+        }
         let body =
             serde_json::to_vec(&jsonrpc::notification(method)).expect("a notification serialises");
         let request = match self {
@@ -369,6 +405,7 @@ impl Transport {
             Transport::Legacy { endpoint, .. } => {
                 post(link, endpoint.clone(), body, None, None, None)
             }
+            Transport::Stdio { .. } => unreachable!("sent above"),
         };
         drop(link.send(request).await?);
         Ok(())

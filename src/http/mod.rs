@@ -40,6 +40,8 @@ pub struct AppState {
     /// Proxies whose `X-Forwarded-For` names the client (`GATEHOUSE_TRUSTED_PROXIES`);
     /// empty: the connected peer is the client.
     pub trusted_proxies: Arc<[crate::discovery::Cidr]>,
+    /// Seals the crawl credentials publishers set (key in `DATA_DIR`).
+    pub crawl_secrets: Arc<crate::registry::crawl_secrets::Vault>,
 }
 
 /// Rendered public pages keyed by query string, valid while the registry's
@@ -90,6 +92,7 @@ impl AppState {
             )?),
             page_cache: Arc::default(),
             trusted_proxies: Vec::new().into(),
+            crawl_secrets: Arc::new(crate::registry::crawl_secrets::Vault::new(data_dir)),
         })
     }
 }

@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 
 use axum::Router;
 use axum::handler::Handler;
-use axum::routing::{MethodRouter, get, post};
+use axum::routing::{MethodRouter, delete, get, post, put};
 use serde_json::{Map, Value, json};
 
 use crate::http::AppState;
@@ -30,6 +30,8 @@ pub enum Access {
     Reviewer,
     /// An admin API token.
     Admin,
+    /// The publisher owning the server, or an admin.
+    OwnerOrAdmin,
 }
 
 impl Access {
@@ -40,6 +42,7 @@ impl Access {
             Access::Publisher => "publisher",
             Access::Reviewer => "reviewer",
             Access::Admin => "admin",
+            Access::OwnerOrAdmin => "publisher (own server) or admin",
         }
     }
 }
@@ -147,6 +150,24 @@ impl ApiRouter {
         T: 'static,
     {
         self.add("post", op, post(handler))
+    }
+
+    /// Serves `PUT` of the operation with `handler`.
+    pub fn put<H, T>(self, op: Operation, handler: H) -> Self
+    where
+        H: Handler<T, AppState>,
+        T: 'static,
+    {
+        self.add("put", op, put(handler))
+    }
+
+    /// Serves `DELETE` of the operation with `handler`.
+    pub fn delete<H, T>(self, op: Operation, handler: H) -> Self
+    where
+        H: Handler<T, AppState>,
+        T: 'static,
+    {
+        self.add("delete", op, delete(handler))
     }
 
     /// Adds the routes of `other`.

@@ -43,6 +43,9 @@ pub struct WorkerConfig {
     /// The analysis run on each snapshot ([`analysis::analyze`]); a test
     /// swaps in one that panics to check that a panic cannot strand a version.
     pub analyzer: Analyzer,
+    /// Opens the crawl credentials publishers stored (`registry::crawl_secrets`);
+    /// `None`: servers are crawled without them.
+    pub secrets: Option<std::sync::Arc<crate::registry::crawl_secrets::Vault>>,
 }
 
 /// The analysis a worker runs on a crawled snapshot.
@@ -62,6 +65,7 @@ impl WorkerConfig {
             crawl,
             rules,
             analyzer: analysis::analyze,
+            secrets: None,
         }
     }
 }
@@ -96,9 +100,16 @@ pub async fn run_next(db: &Db, config: &WorkerConfig) -> anyhow::Result<Outcome>
         .await?
         .context("the job's version is gone")?;
     if let Err(e) = run_scan(db, config, &job, &version).await {
-        let permanent = e.downcast_ref::<Permanent>().is_some();
+        let snapshot = e.downcast_ref::<Permanent>().map(|p| p.1.clone());
+        let permanent = snapshot.is_some();
         tracing::error!(job = %job.id, error = %format!("{e:#}"), permanent, "job failed");
-        retry_or_fail(db, config, &job, &version, &format!("{e:#}"), permanent).await?;
+        let (error, snapshot) = (format!("{e:#}"), snapshot.flatten());
+        let failure = Failure {
+            error: &error,
+            permanent,
+            snapshot: snapshot.as_deref(),
+        };
+        retry_or_fail(db, config, &job, &version, failure).await?;
     }
     Ok(Outcome::Ran)
 }
@@ -181,7 +192,35 @@ async fn run_scan(
         Some((url, transport)) => {
             let mut options = config.crawl.clone();
             options.transport = transport;
+            if let Some(vault) = &config.secrets {
+                crate::registry::crawl_secrets::apply(
+                    db,
+                    vault,
+                    &version.server_id,
+                    &doc,
+                    &url,
+                    &mut options,
+                )
+                .await
+                .map_err(|e| anyhow::Error::new(Permanent(e.to_string(), None)))?;
+            }
             let snapshot = crawl_with_heartbeat(db, config, job, &url, &options).await?;
+            // Credentials are bound to the issuer that first gave them a token.
+            if let Some(issuer) = snapshot
+                .crawl
+                .as_ref()
+                .and_then(|c| c.auth.as_ref())
+                .and_then(|a| a.issuer.as_deref())
+                && options.oauth.as_ref().is_some_and(|o| o.issuer.is_none())
+            {
+                crate::registry::crawl_secrets::bind_issuer(
+                    db,
+                    &version.server_id,
+                    &version.server_name,
+                    issuer,
+                )
+                .await?;
+            }
             // What was declared but not read was not scanned: fail closed (retried,
             // then `scan_failed`) rather than send a partial snapshot to review as clean.
             if let Some(crawl) = snapshot.crawl.as_ref()
@@ -305,7 +344,7 @@ async fn crawl_with_heartbeat(
                 return result.map_err(|e| {
                     let message = format!("crawl failed ({}): {e}", e.code);
                     // A refused URL or policy will be refused again: no retry.
-                    if e.retryable { anyhow::anyhow!(message) } else { anyhow::Error::new(Permanent(message)) }
+                    if e.retryable { anyhow::anyhow!(message) } else { anyhow::Error::new(Permanent(message, auth_snapshot(&e))) }
                 });
             }
             _ = beat.tick() => {
@@ -348,19 +387,52 @@ fn package_only_report(server: ReportServer) -> Report {
     )
 }
 
-/// A failure that retrying cannot fix (the URL or the network policy refused the crawl).
+/// A failure that retrying cannot fix (the URL or the network policy refused
+/// the crawl, the server requires credentials nobody supplied), with the
+/// snapshot JSON to store with the failed scan, if any.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-struct Permanent(String);
+struct Permanent(String, Option<String>);
+
+/// The snapshot of a crawl that a server refused for want of OAuth
+/// credentials: no capabilities, but the scopes it asked for (`crawl.auth`)
+/// and the failure, for the reviewer and the publisher adding credentials.
+fn auth_snapshot(failure: &discovery::CrawlFailure) -> Option<String> {
+    let auth = failure.auth.clone()?;
+    let snapshot = Snapshot {
+        crawl: Some(crate::snapshot::CrawlInfo {
+            auth: Some(auth),
+            errors: vec![crate::snapshot::CrawlError {
+                code: failure.code.to_string(),
+                message: failure.message.clone(),
+                target: None,
+            }],
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    serde_json::to_string(&snapshot).ok()
+}
+
+/// Why a job failed.
+struct Failure<'a> {
+    error: &'a str,
+    permanent: bool,
+    snapshot: Option<&'a str>,
+}
 
 async fn retry_or_fail(
     db: &Db,
     config: &WorkerConfig,
     job: &Job,
     version: &VersionRow,
-    error: &str,
-    permanent: bool,
+    failure: Failure<'_>,
 ) -> anyhow::Result<()> {
+    let Failure {
+        error,
+        permanent,
+        snapshot,
+    } = failure;
     let mut tx = db.begin().await?;
     if job.attempts < config.max_attempts && !permanent {
         let delay = config.backoff_base * 2u32.saturating_pow((job.attempts - 1).max(0) as u32);
@@ -382,7 +454,7 @@ async fn retry_or_fail(
                 job_id: Some(&job.id),
                 started_at: &started,
                 duration_ms: 0,
-                snapshot: None,
+                snapshot,
                 report: None,
                 max_severity: None,
                 error: Some(error),

@@ -93,6 +93,10 @@ pub fn publisher_scan_error(error: &str) -> &'static str {
         "the server exceeded a scan limit (time, size or nesting)"
     } else if error.contains("(initialize)") {
         "the server did not complete the MCP handshake"
+    } else if error.contains("(auth)") && error.contains("add crawl credentials") {
+        "the server requires OAuth; add crawl credentials"
+    } else if error.contains("(auth)") {
+        "the server requires OAuth and the crawl credentials obtained no token"
     } else if error.starts_with("crawl incomplete") {
         "a capability list the server declared could not be read"
     } else {

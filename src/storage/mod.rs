@@ -11,6 +11,7 @@
 pub mod accounts;
 pub mod allowlists;
 pub mod audit;
+pub mod crawl_credentials;
 pub mod jobs;
 pub mod sessions;
 pub mod versions;

@@ -10,7 +10,8 @@ use std::net::{IpAddr, Ipv4Addr};
 use gatehouse::discovery::{ClientAuth, CrawlOptions, NetPolicy, OAuthCredentials, crawl};
 use gatehouse::snapshot::crawl_codes;
 use mcp_fixtures::{
-    FixtureKind, OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, catalogue, spawn_auth_server, spawn_fixture,
+    ClientCheck, FixtureKind, OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, catalogue, spawn_auth_server,
+    spawn_auth_server_with, spawn_fixture,
 };
 
 fn credentials(secret: &str) -> OAuthCredentials {
@@ -203,4 +204,79 @@ async fn without_credentials_the_failure_names_the_scopes_the_server_asked_for()
         "{failure}"
     );
     assert!(failure.message.contains("mcp:read"), "{failure}");
+    // The worker stores these in the failed scan's snapshot (`crawl.auth`).
+    assert_eq!(failure.auth.expect("auth info").scopes, ["mcp:read"]);
+}
+
+/// A fresh P-256 key: its PKCS#8 PEM and its SEC1 public key.
+fn p256_key() -> (String, Vec<u8>) {
+    use base64::Engine;
+    use ring::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair};
+    let rng = ring::rand::SystemRandom::new();
+    let pkcs8 = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng).unwrap();
+    let key =
+        EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, pkcs8.as_ref(), &rng).unwrap();
+    let body = base64::engine::general_purpose::STANDARD.encode(pkcs8.as_ref());
+    (
+        format!("-----BEGIN PRIVATE KEY-----\n{body}\n-----END PRIVATE KEY-----\n"),
+        key.public_key().as_ref().to_vec(),
+    )
+}
+
+#[tokio::test]
+async fn a_server_behind_oauth_is_crawled_with_a_private_key_jwt_assertion() {
+    // Arrange: the authorisation server accepts only ES256 client assertions.
+    let (pem, public) = p256_key();
+    let auth = spawn_auth_server_with(AUTH_IP, 3600, ClientCheck::Es256(public)).await;
+    let fixture = spawn_fixture(FixtureKind::OAuthProtected {
+        issuer: auth.issuer.clone(),
+    })
+    .await;
+    let credentials = OAuthCredentials {
+        client_id: OAUTH_CLIENT_ID.into(),
+        auth: ClientAuth::PrivateKey(pem.clone()),
+        issuer: None,
+    };
+
+    // Act
+    let snapshot = crawl(&fixture.url, &options(Some(credentials)))
+        .await
+        .unwrap();
+
+    // Assert
+    assert_eq!(snapshot.tools.len(), catalogue().tools.len());
+    assert_eq!(auth.tokens_issued(), 1);
+    // The key itself goes nowhere: only the signature over the claims does.
+    let key_body = pem.lines().nth(1).unwrap();
+    for request in fixture.requests().iter().chain(auth.requests().iter()) {
+        let text = format!("{request:?}");
+        assert!(!text.contains(key_body), "{text}");
+    }
+}
+
+#[tokio::test]
+async fn an_assertion_signed_by_another_key_is_refused_by_the_authorisation_server() {
+    // Arrange
+    let (_, public) = p256_key();
+    let (other_pem, _) = p256_key();
+    let auth = spawn_auth_server_with(AUTH_IP, 3600, ClientCheck::Es256(public)).await;
+    let fixture = spawn_fixture(FixtureKind::OAuthProtected {
+        issuer: auth.issuer.clone(),
+    })
+    .await;
+    let credentials = OAuthCredentials {
+        client_id: OAUTH_CLIENT_ID.into(),
+        auth: ClientAuth::PrivateKey(other_pem),
+        issuer: None,
+    };
+
+    // Act
+    let failure = crawl(&fixture.url, &options(Some(credentials)))
+        .await
+        .unwrap_err();
+
+    // Assert
+    assert_eq!(failure.code, crawl_codes::AUTH);
+    assert!(failure.message.contains("invalid_client"), "{failure}");
+    assert!(!failure.message.contains("PRIVATE KEY"), "{failure}");
 }

@@ -981,22 +981,87 @@ impl Drop for AuthServer {
     }
 }
 
+/// How the fixture authorisation server authenticates the client.
+#[derive(Clone)]
+pub enum ClientCheck {
+    /// `client_secret_basic` with [`OAUTH_CLIENT_ID`] and [`OAUTH_CLIENT_SECRET`].
+    Basic,
+    /// `private_key_jwt`: an ES256 assertion verified with this SEC1 public key.
+    Es256(Vec<u8>),
+}
+
 /// Starts an authorisation server on `ip` (RFC 8414 metadata, a token endpoint
 /// for the client-credentials grant with `client_secret_basic`, tokens valid
 /// for `expires_in` seconds).
 pub async fn spawn_auth_server(ip: IpAddr, expires_in: u64) -> AuthServer {
+    spawn_auth_server_with(ip, expires_in, ClientCheck::Basic).await
+}
+
+/// Whether a `private_key_jwt` token request (RFC 7523 §2.2) is valid: the
+/// assertion type, an ES256 signature by `public_key`, iss = sub = the client
+/// id, aud = `issuer`, and an `exp` in the future.
+fn assertion_ok(form: &str, public_key: &[u8], issuer: &str) -> bool {
+    use base64::Engine;
+    let fields: HashMap<String, String> = url::form_urlencoded::parse(form.as_bytes())
+        .into_owned()
+        .collect();
+    if fields.get("client_assertion_type").map(String::as_str)
+        != Some("urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+    {
+        return false;
+    }
+    let Some(jwt) = fields.get("client_assertion") else {
+        return false;
+    };
+    let parts: Vec<&str> = jwt.split('.').collect();
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let (Some(header), Some(claims), Some(signature)) = (
+        parts.first().and_then(|p| b64.decode(p).ok()),
+        parts.get(1).and_then(|p| b64.decode(p).ok()),
+        parts.get(2).and_then(|p| b64.decode(p).ok()),
+    ) else {
+        return false;
+    };
+    let signed = format!("{}.{}", parts[0], parts[1]);
+    let key = ring::signature::UnparsedPublicKey::new(
+        &ring::signature::ECDSA_P256_SHA256_FIXED,
+        public_key,
+    );
+    let header: Value = serde_json::from_slice(&header).unwrap_or_default();
+    let claims: Value = serde_json::from_slice(&claims).unwrap_or_default();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    key.verify(signed.as_bytes(), &signature).is_ok()
+        && header["alg"] == "ES256"
+        && claims["iss"] == OAUTH_CLIENT_ID
+        && claims["sub"] == OAUTH_CLIENT_ID
+        && claims["aud"] == issuer
+        && claims["exp"].as_i64().is_some_and(|exp| exp > now)
+        && claims["jti"].as_str().is_some_and(|j| !j.is_empty())
+}
+
+/// [`spawn_auth_server`] authenticating the client as `check` says.
+pub async fn spawn_auth_server_with(ip: IpAddr, expires_in: u64, check: ClientCheck) -> AuthServer {
     let listener = tokio::net::TcpListener::bind((ip, 0)).await.unwrap();
     let addr = listener.local_addr().unwrap();
     let issuer = format!("http://{addr}");
     let log: RequestLog = Arc::default();
     let tokens: Arc<AtomicU64> = Arc::default();
+    let method = match check {
+        ClientCheck::Basic => "client_secret_basic",
+        ClientCheck::Es256(_) => "private_key_jwt",
+    };
     let metadata = json!({
         "issuer": issuer,
         "token_endpoint": format!("{issuer}/token"),
         "grant_types_supported": ["client_credentials"],
-        "token_endpoint_auth_methods_supported": ["client_secret_basic"],
+        "token_endpoint_auth_methods_supported": [method],
+        "token_endpoint_auth_signing_alg_values_supported": ["ES256"],
     });
     let issued = tokens.clone();
+    let token_issuer = issuer.clone();
     let app = Router::new()
         .route(
             "/.well-known/oauth-authorization-server",
@@ -1009,6 +1074,8 @@ pub async fn spawn_auth_server(ip: IpAddr, expires_in: u64) -> AuthServer {
             "/token",
             post(move |headers: HeaderMap, body: Bytes| {
                 let issued = issued.clone();
+                let check = check.clone();
+                let token_issuer = token_issuer.clone();
                 async move {
                     use base64::Engine;
                     let expected = base64::engine::general_purpose::STANDARD
@@ -1020,7 +1087,13 @@ pub async fn spawn_auth_server(ip: IpAddr, expires_in: u64) -> AuthServer {
                     let form = String::from_utf8_lossy(&body).into_owned();
                     let grant_ok = form.contains("grant_type=client_credentials")
                         || form.contains("grant_type=refresh_token");
-                    if basic != Some(expected.as_str()) || !grant_ok {
+                    let client_ok = match &check {
+                        ClientCheck::Basic => basic == Some(expected.as_str()),
+                        ClientCheck::Es256(key) => {
+                            basic.is_none() && assertion_ok(&form, key, &token_issuer)
+                        }
+                    };
+                    if !client_ok || !grant_ok {
                         return (
                             StatusCode::UNAUTHORIZED,
                             json_response(json!({"error": "invalid_client"}).to_string()),

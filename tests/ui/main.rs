@@ -5,6 +5,7 @@
 mod helpers;
 
 mod browser;
+mod crawl_credentials;
 mod hardening;
 mod pages;
 mod security;

@@ -13,6 +13,7 @@
 
 pub mod admin;
 pub mod charts;
+pub mod crawl_credentials;
 pub mod manage;
 pub mod publisher;
 pub mod session;
@@ -41,6 +42,7 @@ pub fn router() -> Router<AppState> {
         .merge(admin::router())
         .merge(manage::router())
         .merge(publisher::router())
+        .merge(crawl_credentials::router())
         .route("/static/{file}", get(static_file))
         .layer(SetResponseHeaderLayer::overriding(
             header::CONTENT_SECURITY_POLICY,

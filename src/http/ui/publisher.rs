@@ -212,6 +212,7 @@ struct VersionPage {
     scan_error: Option<Text>,
     findings: Vec<FindingView>,
     server_json: Text,
+    credentials_url: String,
 }
 
 /// `GET /publisher/servers/{name}/versions/{version}`: status and findings of an own version.
@@ -246,5 +247,9 @@ async fn show_version(
             .map(|f| super::admin::finding_view(f, String::new()))
             .collect(),
         server_json: text::visible(&pretty),
+        credentials_url: format!(
+            "/publisher/servers/{}/crawl-credentials",
+            enc(&v.server_name)
+        ),
     })
 }
