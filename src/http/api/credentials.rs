@@ -5,10 +5,10 @@
 //! needs no crawl secret), and another publisher is told the server is not
 //! found, as for its versions (`publisher.rs`).
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::Json;
 use serde_json::Value;
 
 use crate::discovery::ClientAuth;
