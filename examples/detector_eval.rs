@@ -3,7 +3,7 @@
 //! positives on honest ones, per kind and per language.
 //!
 //! ```text
-//! cargo run --release --example detector_eval -- [--split test|train|all] [--verbose] [--only-phrases]
+//! cargo run --release --example detector_eval -- [--split test|train|all] [--verbose] [--only-phrases] [--weights FILE]
 //! ```
 
 #[path = "detector/corpus.rs"]
@@ -24,6 +24,28 @@ fn main() {
         .map(String::as_str)
         .unwrap_or("test");
     let verbose = args.iter().any(|a| a == "--verbose");
+    // `--weights FILE`: score freshly trained weights without rebuilding.
+    if let Some(path) = args
+        .iter()
+        .position(|a| a == "--weights")
+        .and_then(|i| args.get(i + 1))
+    {
+        let bytes = std::fs::read(path).expect("weights file");
+        let mut model =
+            gatehouse::analysis::model::Model::from_bytes(&bytes).expect("a weights file");
+        // `--high/--medium/--support P`: other thresholds, for calibration
+        // on a validation fold (`--split val:K`).
+        let num = |name: &str| {
+            args.iter()
+                .position(|a| a == name)
+                .and_then(|i| args.get(i + 1))
+                .and_then(|v| v.parse::<f32>().ok())
+        };
+        model.high = num("--high").unwrap_or(model.high);
+        model.medium = num("--medium").unwrap_or(model.medium);
+        model.support = num("--support").unwrap_or(model.support);
+        assert!(gatehouse::analysis::model::use_for_experiment(model));
+    }
     let servers = corpus::load();
     // `--only-phrases`: the rules as they were before the directive model
     // and the learned model, for before/after figures.
@@ -39,6 +61,8 @@ fn main() {
     let mut per_lang: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let (mut attacks, mut caught) = (0usize, 0usize);
     let (mut honest, mut fp) = (0usize, 0usize);
+    let (mut medium_only, mut honest_medium) = (0usize, 0usize);
+    let mut medium_rules: BTreeMap<String, BTreeMap<&str, usize>> = BTreeMap::new();
     let mut fp_by_class: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let (mut real_servers, mut real_tools, mut real_medium, mut real_high_servers) = (0, 0, 0, 0);
     let mut fp_rules: BTreeMap<String, usize> = BTreeMap::new();
@@ -46,10 +70,21 @@ fn main() {
     for s in &servers {
         let keep = match want {
             "train" => s.split == Split::Train,
+            // A validation fold of the training side (`detector_train --holdout K`).
+            v if v.starts_with("val:") => {
+                s.split == Split::Train && Some(corpus::fold(&s.id)) == v[4..].parse().ok()
+            }
             "all" => true,
             _ => s.split == Split::Test,
         };
-        if !keep {
+        // `--exclude PREFIX`: leave some servers out of the figures (the
+        // generated `wf-` servers, when calibrating on a validation fold).
+        let excluded = args
+            .iter()
+            .position(|a| a == "--exclude")
+            .and_then(|i| args.get(i + 1))
+            .is_some_and(|p| s.id.starts_with(p.as_str()));
+        if !keep || excluded {
             continue;
         }
         let report = analysis::analyze(&s.snapshot, &Context::default(), &rules);
@@ -59,6 +94,12 @@ fn main() {
             .filter(|f| f.severity >= Severity::High)
             .collect();
         let hit = |t: &Target| high.iter().any(|f| &f.target == t);
+        let medium_hit = |t: &Target| {
+            report
+                .findings
+                .iter()
+                .any(|f| &f.target == t && f.severity == Severity::Medium)
+        };
         let labelled: HashSet<&Target> = s.labels.iter().map(|l| &l.target).collect();
         for t in labelled.iter() {
             let mut seen = std::collections::HashSet::new();
@@ -72,6 +113,20 @@ fn main() {
             attacks += 1;
             let ok = hit(&l.target);
             caught += usize::from(ok);
+            medium_only += usize::from(!ok && medium_hit(&l.target));
+            if !ok {
+                for f in report
+                    .findings
+                    .iter()
+                    .filter(|f| f.target == l.target && f.severity == Severity::Medium)
+                {
+                    *medium_rules
+                        .entry(f.rule.clone())
+                        .or_default()
+                        .entry("attack")
+                        .or_insert(0) += 1;
+                }
+            }
             let e = per_kind.entry(l.kind.clone()).or_default();
             e.0 += 1;
             e.1 += usize::from(ok);
@@ -103,6 +158,20 @@ fn main() {
             honest += 1;
             let bad = hit(&t);
             fp += usize::from(bad);
+            honest_medium += usize::from(!bad && medium_hit(&t));
+            if !bad {
+                for f in report
+                    .findings
+                    .iter()
+                    .filter(|f| f.target == t && f.severity == Severity::Medium)
+                {
+                    *medium_rules
+                        .entry(f.rule.clone())
+                        .or_default()
+                        .entry("honest")
+                        .or_insert(0) += 1;
+                }
+            }
             let e = fp_by_class.entry(class).or_default();
             e.0 += 1;
             e.1 += usize::from(bad);
@@ -166,6 +235,7 @@ fn main() {
         "honest capabilities: {fp}/{honest} false positives at high+ ({:.2} %)",
         pct(fp, honest)
     );
+    println!("at medium only: {medium_only} missed attacks, {honest_medium} honest capabilities");
     for (class, (n, bad)) in &fp_by_class {
         println!("  {class}: {bad}/{n} ({:.2} %)", pct(*bad, *n));
     }
@@ -184,6 +254,14 @@ fn main() {
         println!(
             "  {k:4} {ok:4}/{n:4} {:.3}",
             *ok as f64 / (*n).max(1) as f64
+        );
+    }
+    println!("medium findings by rule (on missed attacks / on honest capabilities):");
+    for (r, m) in &medium_rules {
+        println!(
+            "  {r} {:4} / {:4}",
+            m.get("attack").unwrap_or(&0),
+            m.get("honest").unwrap_or(&0)
         );
     }
     println!("by rule (poisoned capabilities / honest capabilities it flags at high+):");

@@ -65,6 +65,12 @@ pub fn fnv(s: &str) -> u64 {
     h
 }
 
+/// The cross-validation fold (of five) of a training server: a hash
+/// independent of the split's, so that every fold holds real servers.
+pub fn fold(id: &str) -> usize {
+    (fnv(&format!("fold:{id}")) % 5) as usize
+}
+
 /// The side of the split of a server file stem.
 pub fn split_of(id: &str, class: Class) -> Split {
     let held = match class {

@@ -680,6 +680,198 @@ const OTHERS: &[(Cues, &str)] = &[
         DEPREC,
         "obsolète obsolètes dépréciée déprécié retiré retirée",
     ),
+    // German, more of the request vocabulary (separable verbs are listed by
+    // their finite part: "rufe … auf", "führe … aus", "trage … ein").
+    (
+        MODAL,
+        "müssen sollte solltest sollten notwendig nötig vorgeschrieben ist+auszuführen sind+auszuführen",
+    ),
+    (PLEASE, "bitte"),
+    (
+        SEQ,
+        "zuerst zunächst dann danach anschließend sofort vorher abschließend",
+    ),
+    (ALSO, "auch zusätzlich ebenfalls außerdem zudem kopie"),
+    (
+        AUTO,
+        "automatisch stillschweigend heimlich unbemerkt unauffällig im+hintergrund ohne+nachfrage ohne+zu+fragen",
+    ),
+    (COND, "falls sobald immer+wenn"),
+    (ALLQ, "sämtliche beliebige"),
+    (V_CALL | BASE, "rufe aufrufen verwende benutze nutze"),
+    (V_CALL, "aufgerufen aufzurufen"),
+    (V_RUN, "ausgeführt auszuführen"),
+    (
+        V_SEND | BASE,
+        "schick leite weiterleiten übermitteln übertrage kopiere hochladen",
+    ),
+    (
+        V_SEND,
+        "gesendet geschickt weitergeleitet übermittelt hochgeladen sendet schickt leitet übermittelt",
+    ),
+    (V_PUT | BASE, "füge hänge trage"),
+    (
+        V_ALTER | BASE,
+        "tausche erhöhe verringere senke runde ändern ersetzen",
+    ),
+    (V_REPORT | BASE, "gib zeige zeig anzeigen berichte"),
+    (OMIT, "weg weglassen auslassen"),
+    (V_TELL | BASE | DISCLOSE, "erwähne erwähnen mitteilen"),
+    (MENTION, "erwähnt fragt spricht erwähnen"),
+    (
+        V_DISABLE | BASE,
+        "schalte abschalten ausschalten deaktivieren überspringen",
+    ),
+    (V_PREFER | BASE | TRUST, "vertraue"),
+    (TRUST, "vollständig blind uneingeschränkt bedingungslos"),
+    (V_READ | BASE, "lade auslesen"),
+    (V_COLLECT, "sammelt erfasst zeichnet protokolliert"),
+    (V_STORE, "speichert gespeichert"),
+    (
+        N_ROUTE,
+        "empfänger empfängerkonto konto zahlungsempfänger lieferadresse",
+    ),
+    (
+        N_RESULT,
+        "ergebnis ergebnisse antwort betrag beträge kontostand preis preise summe wert werte",
+    ),
+    (N_INPUT, "suchanfrage suchbegriff anfrage eingabe"),
+    (N_CMD, "befehl befehle skript konsole kommandozeile"),
+    (
+        N_LOCAL,
+        "datei dateien ordner verzeichnis umgebungsvariablen zwischenablage",
+    ),
+    (N_DATA, "daten kontaktliste kontakte adressbuch datensätze"),
+    (N_SECRET, "schlüssel api-schlüssel anmeldedaten"),
+    (N_STRONG, "kartennummer prüfnummer tan"),
+    (N_INSTR, "anweisungen anweisung richtlinien vorgaben regeln"),
+    (
+        DEPREC,
+        "abgeschaltet nicht+mehr unsicher defekt fehlerhaft außer+betrieb ersetzt",
+    ),
+    (
+        HYPE,
+        "beste besten zuverlässigste einzige einzig vertrauenswürdigste",
+    ),
+    (N_ALT, "stattdessen anstelle statt"),
+    (
+        PHISH,
+        "gesperrt abgelaufen erneut+anmelden verifizieren ungewöhnliche erneut+eingeben",
+    ),
+    (COMPETITOR, "konkurrenz konkurrent wettbewerber mitbewerber"),
+    (FALSE, "pleite insolvent betrug betrügerisch unseriös"),
+    (
+        PROMO,
+        "angebot rabatt gutschein gesponsert werbung sonderangebot",
+    ),
+    (MONEY, "zahlung zahlungen überweisung rechnung bezahlung"),
+    (
+        EXTERNAL,
+        "extern externen externe dritte drittanbieter werbepartner",
+    ),
+    (
+        N_SAFEGUARD,
+        "genehmigung sicherheitsfilter nachfrage rückfrage",
+    ),
+    (AGENT, "modell assistenten agenten"),
+    (USER, "nutzers benutzers nutzern"),
+    (NEVER | NEG, "keinesfalls auf+keinen+fall"),
+    (DESTRUCTIVE, "lösche löschen überschreibe"),
+    // Portuguese and Spanish, more of the request vocabulary (Portuguese
+    // imperatives in their formal form, which descriptions do not use).
+    (
+        MODAL,
+        "é+preciso é+obrigatório é+necessário têm+que necessita",
+    ),
+    (PLEASE, "por+favor"),
+    (
+        SEQ,
+        "primeiro em+seguida então imediatamente finalmente primero luego enseguida inmediatamente",
+    ),
+    (
+        ALSO,
+        "também além+disso adicionalmente cópia también además copia",
+    ),
+    (
+        AUTO,
+        "automaticamente silenciosamente em+silêncio secretamente discretamente sem+avisar sem+perguntar em+segundo+plano automáticamente en+silencio sin+avisar sin+preguntar en+segundo+plano",
+    ),
+    (V_CALL | BASE, "chame invoque acione utilize"),
+    (V_RUN | BASE, "rode instale baixe"),
+    (V_SEND | BASE, "encaminhe repasse transmita carregue"),
+    (V_SEND, "repassa encaminha reenvia"),
+    (V_TELL | BASE, "fale comunique mencione explique"),
+    (
+        V_ALTER | BASE,
+        "troque substitua coloque defina aumente diminua reduza acrescente mude arredonde pon",
+    ),
+    (V_REPORT | BASE, "mostre apresente exiba relate reporte"),
+    (OMIT, "omita exclua deixe+de+fora remova excluye quita"),
+    (V_DISABLE | BASE, "pule desligue contorne desactive"),
+    (V_PREFER | BASE, "priorize confie confía"),
+    (V_COLLECT, "coleta grava recolhe"),
+    (
+        N_ROUTE,
+        "destinatário destinatários conta favorecido beneficiário cco destinatario destinatarios cuenta beneficiario",
+    ),
+    (
+        N_RESULT,
+        "saldo saldos valor valores preço preços resultado resultados resposta precio precios respuesta importe",
+    ),
+    (
+        N_INPUT,
+        "consulta busca pesquisa parâmetro búsqueda parámetro",
+    ),
+    (N_CMD, "comando comandos"),
+    (
+        N_LOCAL,
+        "arquivo arquivos pasta pastas diretório archivo archivos carpeta directorio",
+    ),
+    (
+        N_DATA,
+        "dados contatos informações datos contactos información",
+    ),
+    (N_STRONG, "número+do+cartão número+de+tarjeta"),
+    (
+        N_INSTR,
+        "instruções instrução regras diretrizes instrucciones reglas directrices",
+    ),
+    (
+        DEPREC,
+        "desativado desligado não+é+mais quebrado inseguro substituído desactivado ya+no reemplazado",
+    ),
+    (
+        HYPE,
+        "melhor única único confiável mais+confiável mejor fiable más+fiable",
+    ),
+    (
+        PHISH,
+        "bloqueada bloqueado expirou expirada suspensa verifique bloqueada caducó caducada suspendida",
+    ),
+    (
+        COMPETITOR,
+        "concorrente concorrência competidor competencia",
+    ),
+    (
+        FALSE,
+        "encerrar+as+atividades falência golpe fraude quiebra estafa",
+    ),
+    (
+        PROMO,
+        "oferta desconto cupom patrocinado promoção descuento cupón",
+    ),
+    (
+        MONEY,
+        "pagamento pagamentos transferência fatura pago transferencia factura",
+    ),
+    (
+        EXTERNAL,
+        "terceiros parceiro parceiros externo terceros externo",
+    ),
+    (MENTION, "perguntar perguntar pergunta mencionar pregunta"),
+    (COND, "caso sempre+que en+caso"),
+    (N_SAFEGUARD, "filtro filtros verificação verificación"),
+    (TRUST, "totalmente completamente cegamente ciegamente"),
 ];
 
 /// Stems, for inflecting languages (and a few English families).
@@ -730,6 +922,88 @@ const STEMS: &[(Cues, &str)] = &[
     (N_CONVO, "대화* 기록*"),
     (N_TOOL, "도구* 툴*"),
     (N_ALT, "다른*"),
+    // Russian, more of the request vocabulary.
+    (V_CALL | BASE, "вызови* вызывай* вызовите*"),
+    (V_CALL, "вызов* вызыва*"),
+    (V_CONTACT | BASE, "посети* зайди* зайдите*"),
+    (
+        V_ALTER | BASE,
+        "установи* подставля* подставь* увелич* уменьш* поменяй* округл*",
+    ),
+    (V_REPORT | BASE, "покажи* показыва*"),
+    (V_TELL | BASE | DISCLOSE, "упомина* упомяни*"),
+    (MENTION, "спрос* упомян* говорит*"),
+    (TRUST, "доверя* полностью"),
+    (AUTO, "автоматическ* незаметно тайно тихо скрытно втихую"),
+    (SEQ, "сначала затем потом далее сразу"),
+    (ALSO, "также тоже дополнительно копи*"),
+    (N_ROUTE, "получател* счёт счет счета адресат*"),
+    (
+        N_RESULT,
+        "сумм* баланс* остат* результат* ответ* цен* стоимост*",
+    ),
+    (N_INPUT, "запрос* параметр*"),
+    (N_CMD, "команд* скрипт* терминал* консол* оболочк*"),
+    (N_LOCAL, "файл* папк* каталог*"),
+    (N_DATA, "контакт* данны* персональн*"),
+    (N_STRONG, "номер+карты cvv"),
+    (N_INSTR, "инструкци* указани* правил*"),
+    (
+        PHISH,
+        "заблокир* истек* истёк* просрочен* подтверди* повторно",
+    ),
+    (HYPE, "надёжн* надежн* лучш* единствен*"),
+    (COMPETITOR, "конкурент*"),
+    (FALSE, "закрыва* банкрот* мошенни*"),
+    (PROMO, "предложени* скидк* реклам* спонсор*"),
+    (MONEY, "платёж* платеж* оплат* перевод*"),
+    (EXTERNAL, "внешн* партнер* партнёр* сторонн*"),
+    (OMIT, "исключи* исключай* не+упоминай пропуска*"),
+    (V_COLLECT, "собира* записыва*"),
+    (DESTRUCTIVE, "удали* удаля*"),
+    (PLEASE, "пожалуйста"),
+    // Korean, more of the request vocabulary (stems; particles follow).
+    (AGENT, "어시스턴트* 에이전트* 모델* 인공지능*"),
+    (V_CALL | BASE, "호출* 사용하* 사용해* 이용*"),
+    (V_CONTACT | BASE, "접속* 방문*"),
+    (V_SEND | BASE, "제출* 복사* 공유*"),
+    (V_PUT | BASE, "추가* 붙이* 붙여* 포함*"),
+    (
+        V_ALTER | BASE,
+        "변경* 바꾸* 바꿔* 설정* 올리* 올려* 줄이* 낮추* 대체*",
+    ),
+    (V_READ | BASE, "읽* 조회* 가져오*"),
+    (V_TELL | BASE, "말해* 답변* 답하* 대답* 응답하*"),
+    (V_REPORT | BASE, "보고* 표시* 보여*"),
+    (V_COLLECT, "수집* 기록하* 가로채*"),
+    (V_PREFER | BASE, "우선* 신뢰*"),
+    (N_ALT, "대신* 대안*"),
+    (PHISH, "만료* 잠겼* 잠금* 정지* 재입력* 다시+로그인"),
+    (N_SAFEGUARD, "확인* 승인* 보안* 필터* 안전*"),
+    (N_ROUTE, "수신자* 받는+사람 계좌* 수취*"),
+    (N_RESULT, "잔액* 금액* 결과* 가격* 응답*"),
+    (N_INPUT, "검색어* 쿼리* 매개변수*"),
+    (N_CMD, "명령* 스크립트* 터미널* 셸* 콘솔*"),
+    (N_LOCAL, "파일* 폴더* 디렉터리* 환경+변수"),
+    (N_DATA, "연락처* 개인정보* 데이터* 정보*"),
+    (N_STRONG, "카드+번호 카드번호* cvv* 인증번호*"),
+    (N_INSTR, "지침* 지시*"),
+    (CONVO_QUAL, "이전* 전체*"),
+    (DEPREC, "폐기* 중단* 지원되지* 더+이상 손상*"),
+    (HYPE, "최고* 유일*"),
+    (COMPETITOR, "경쟁*"),
+    (FALSE, "파산* 사기* 망했*"),
+    (AUTO, "자동으로* 몰래* 조용히* 백그라운드*"),
+    (SEQ, "먼저* 그다음* 이후* 즉시*"),
+    (ALSO, "또한* 사본*"),
+    (ALLQ, "모든* 전부*"),
+    (COND, "만약* 경우* 때마다* 때는*"),
+    (PROMO, "광고* 할인* 쿠폰* 혜택*"),
+    (MONEY, "결제* 송금* 이체* 지불* 환불*"),
+    (EXTERNAL, "외부* 파트너* 제3자*"),
+    (OMIT, "빼고* 빼* 제외* 생략*"),
+    (MENTION, "물으* 묻* 언급*"),
+    (NEG, "않* 없이*"),
 ];
 
 /// Chinese and Japanese, matched as substrings.
@@ -891,19 +1165,26 @@ impl Lexicon {
         }
     }
 
-    /// Cues of one word (exact, else the longest stem that starts it).
+    /// Cues of one word (exact, else the longest stem that starts it), with
+    /// those of its ending in Korean (mood and obligation are endings there).
     pub fn word(&self, w: &str) -> Cues {
+        let ending = if w.len() >= 6 && w.as_bytes()[w.len() - 1] >= 0x80 {
+            korean_ending(w)
+        } else {
+            0
+        };
         if let Some(&c) = self.words.get(w) {
-            return c;
+            return c | ending;
         }
         // Stems only for words long enough to carry an ending.
         if w.len() < 4 {
-            return 0;
+            return ending;
         }
-        match self.stems.find(Input::new(w).anchored(Anchored::Yes)) {
-            Some(m) => self.stem_cues[m.pattern().as_usize()],
-            None => 0,
-        }
+        ending
+            | match self.stems.find(Input::new(w).anchored(Anchored::Yes)) {
+                Some(m) => self.stem_cues[m.pattern().as_usize()],
+                None => 0,
+            }
     }
 
     /// The longest phrase that starts with `head`, if any (in words).
@@ -925,6 +1206,44 @@ impl Lexicon {
             .find_iter(text)
             .map(|m| (m.range(), self.unspaced_cues[m.pattern().as_usize()]))
     }
+}
+
+/// Korean verb endings that carry the mood: polite imperatives ("-세요",
+/// "-십시오"), obligation ("-해야"), prohibition ("-지 마세요") and
+/// conditions ("-으면", "-하면"). A word of at least two syllables only.
+const KOREAN_ENDINGS: &[(&str, Cues)] = &[
+    ("마세요", NEG | PLEASE),
+    ("마십시오", NEG | PLEASE),
+    ("말고", NEG),
+    ("주세요", PLEASE | BASE),
+    ("주십시오", PLEASE | BASE),
+    ("세요", PLEASE | BASE),
+    ("십시오", PLEASE | BASE),
+    ("하라", PLEASE | BASE),
+    ("해라", PLEASE | BASE),
+    ("할것", MODAL),
+    ("해야", MODAL),
+    ("어야", MODAL),
+    ("아야", MODAL),
+    ("여야", MODAL),
+    ("돼야", MODAL),
+    ("내야", MODAL),
+    ("줘야", MODAL),
+    ("써야", MODAL),
+    ("으면", COND),
+    ("하면", COND),
+    ("되면", COND),
+    ("나면", COND),
+    ("라면", COND),
+    ("거든", COND),
+];
+
+/// The cues of a Korean word's ending.
+fn korean_ending(w: &str) -> Cues {
+    KOREAN_ENDINGS
+        .iter()
+        .find(|(e, _)| w.len() > e.len() && w.ends_with(e))
+        .map_or(0, |(_, c)| *c)
 }
 
 /// Outside English, every verb of telling counts as disclosure (the tables

@@ -1311,6 +1311,25 @@ fn sentence_cues(
         }
         let c = cues_of(k);
         let w = text(k);
+        // Verb-final languages (Korean endings, runs of Chinese or Japanese):
+        // the verb and its mood are one token ("실행하세요", "请发送"), or a
+        // prohibition follows the verb ("보내지 마세요").
+        if !w.is_ascii() && tokens[k].kind == TokKind::Word {
+            if c & (PLEASE | MODAL) != 0 && c & VERBS != 0 {
+                if c & (NEG | NEVER) != 0 {
+                    s.negated |= c & VERBS;
+                    s.negated_disclosure |= c & DISCLOSE != 0;
+                } else {
+                    s.directed |= c & VERBS;
+                }
+            } else if c & NEG != 0 && c & PLEASE != 0 && k > 0 && unquoted(k - 1) {
+                s.negated |= cues_of(k - 1) & VERBS;
+                s.negated_disclosure |= cues_of(k - 1) & DISCLOSE != 0;
+            } else if c & PLEASE != 0 && c & VERBS == 0 && k > 0 && unquoted(k - 1) {
+                // An auxiliary after the verb ("보여 주세요").
+                s.directed |= cues_of(k - 1) & VERBS;
+            }
+        }
         let addresses = c & (MODAL | PLEASE) != 0
             || (c & (YOU | AGENT) != 0 && !w.ends_with("'s") && w != "your")
             || matches!(w, "let's" | "remember" | "forget");
@@ -1739,9 +1758,12 @@ fn classify(
     // 9. Steering tool choice.
     let hype = cq & HYPE != 0 || m.stars >= 3;
     let about_self = has(SELF) || has(N_TOOL);
+    // A prohibition on handing something over ("never pass the code to
+    // another tool") protects the user; it steers no tool choice.
+    let protective = s.negated & (V_SEND | V_PUT | V_TELL | V_READ) != 0;
     let avoids_others = dir(V_IGNORE)
         || s.negated & (V_CALL | V_PREFER) != 0
-        || s.neg_imperative
+        || (s.neg_imperative && !protective)
         || (dir(V_PREFER) && has(ALWAYS | ONLY))
         || has(STOP);
     if hype && about_self && (has(N_ALT) || (dir(V_PREFER | V_CALL) && has(ALWAYS | ONLY))) {

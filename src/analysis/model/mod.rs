@@ -142,10 +142,24 @@ pub fn sigmoid(x: f32) -> f32 {
 /// is a build defect caught by the tests; at run time it yields a model
 /// that never reports.
 pub static MODEL: LazyLock<Model> = LazyLock::new(|| {
-    let model = Model::from_bytes(WEIGHTS_BIN).unwrap_or_else(Model::empty);
+    let model = EXPERIMENT
+        .get()
+        .cloned()
+        .unwrap_or_else(|| Model::from_bytes(WEIGHTS_BIN).unwrap_or_else(Model::empty));
     set_families(model.families);
     model
 });
+
+/// A model that replaces the compiled one in this process (training
+/// experiments only: `detector_eval --weights FILE` scores freshly trained
+/// weights without rebuilding). Nothing in the scanner sets it.
+static EXPERIMENT: std::sync::OnceLock<Model> = std::sync::OnceLock::new();
+
+/// Uses `model` instead of the compiled weights in this process. Effective
+/// only before the first analysis; returns whether it was installed.
+pub fn use_for_experiment(model: Model) -> bool {
+    EXPERIMENT.set(model).is_ok()
+}
 
 /// FNV-1a, seeded by a feature family so that families never share keys.
 /// Fixed (not per-process random): training and scoring must agree.
