@@ -100,6 +100,16 @@ pub async fn insert_publisher(
     })
 }
 
+/// The `role` column of a row. A role this build does not know is an error,
+/// never a default (nor a silent refusal that hides a damaged row).
+fn role_of(r: &sqlx::any::AnyRow) -> Result<Role, sqlx::Error> {
+    let stored: String = r.try_get("role")?;
+    Role::parse(&stored).ok_or_else(|| sqlx::Error::ColumnDecode {
+        index: "role".into(),
+        source: format!("unknown role {stored:?} in the database").into(),
+    })
+}
+
 /// Loads a publisher by id.
 pub async fn publisher_by_id(db: &Db, id: &str) -> Result<Option<Publisher>, sqlx::Error> {
     let Some(row) =
@@ -117,11 +127,11 @@ pub async fn publisher_by_id(db: &Db, id: &str) -> Result<Option<Publisher>, sql
     .fetch_all(db.pool())
     .await?
     .iter()
-    .map(|r| r.get::<String, _>(0))
-    .collect();
+    .map(|r| r.try_get::<String, _>("prefix"))
+    .collect::<Result<_, _>>()?;
     Ok(Some(Publisher {
-        id: row.get(0),
-        name: row.get(1),
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
         namespaces,
     }))
 }
@@ -133,7 +143,7 @@ pub async fn list_publishers(db: &Db) -> Result<Vec<Publisher>, sqlx::Error> {
         .await?;
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
-        if let Some(p) = publisher_by_id(db, &row.get::<String, _>(0)).await? {
+        if let Some(p) = publisher_by_id(db, &row.try_get::<String, _>("id")?).await? {
             out.push(p);
         }
     }
@@ -177,10 +187,8 @@ pub async fn principal_by_token_hash(
     else {
         return Ok(None);
     };
-    let Some(role) = Role::parse(&row.get::<String, _>(1)) else {
-        return Ok(None);
-    };
-    let publisher = match row.get::<Option<String>, _>(2) {
+    let role = role_of(&row)?;
+    let publisher = match row.try_get::<Option<String>, _>("publisher_id")? {
         Some(pid) => match publisher_by_id(db, &pid).await? {
             Some(p) => Some(p),
             // A token of a disabled publisher is no longer valid.
@@ -189,9 +197,9 @@ pub async fn principal_by_token_hash(
         None => None,
     };
     Ok(Some(TokenPrincipal {
-        token_id: row.get(0),
+        token_id: row.try_get("id")?,
         role,
-        label: row.get(3),
+        label: row.try_get("label")?,
         publisher,
     }))
 }
@@ -220,19 +228,18 @@ pub async fn list_tokens(db: &Db) -> Result<Vec<TokenInfo>, sqlx::Error> {
     )
     .fetch_all(db.pool())
     .await?;
-    Ok(rows
-        .iter()
-        .filter_map(|r| {
-            Some(TokenInfo {
-                id: r.get(0),
-                role: Role::parse(&r.get::<String, _>(1))?,
-                label: r.get(2),
-                publisher_id: r.get(3),
-                created_at: r.get(4),
-                revoked_at: r.get(5),
+    rows.iter()
+        .map(|r| {
+            Ok(TokenInfo {
+                id: r.try_get("id")?,
+                role: role_of(r)?,
+                label: r.try_get("label")?,
+                publisher_id: r.try_get("publisher_id")?,
+                created_at: r.try_get("created_at")?,
+                revoked_at: r.try_get("revoked_at")?,
             })
         })
-        .collect())
+        .collect()
 }
 
 /// Revokes a token; returns whether one was revoked.
@@ -280,20 +287,61 @@ pub async fn user_by_name(db: &Db, name: &str) -> Result<Option<User>, sqlx::Err
     .bind(name)
     .fetch_optional(db.pool())
     .await?;
-    Ok(row.and_then(|r| {
-        Some(User {
-            id: r.get(0),
-            name: r.get(1),
-            password_hash: r.get(2),
-            role: Role::parse(&r.get::<String, _>(3))?,
+    row.map(|r| {
+        Ok(User {
+            id: r.try_get("id")?,
+            name: r.try_get("name")?,
+            password_hash: r.try_get("password_hash")?,
+            role: role_of(&r)?,
         })
-    }))
+    })
+    .transpose()
 }
 
 /// Number of users (bootstrap runs when it is zero).
 pub async fn count_users(db: &Db) -> Result<i64, sqlx::Error> {
-    sqlx::query("SELECT COUNT(*) FROM users")
+    sqlx::query("SELECT COUNT(*) AS n FROM users")
         .fetch_one(db.pool())
-        .await
-        .map(|r| r.get::<i64, _>(0))
+        .await?
+        .try_get::<i64, _>("n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A role this build does not know (a damaged row, or a newer build's
+    /// role) is an error the caller sees, never a default or a silent "no such
+    /// user".
+    #[tokio::test]
+    async fn an_unknown_role_in_the_database_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("a.db").display()))
+            .await
+            .unwrap();
+        let mut tx = db.begin().await.unwrap();
+        insert_user(&mut tx, "alice", "hash", Role::Reviewer)
+            .await
+            .unwrap();
+        insert_token(&mut tx, "tokenhash", Role::Reviewer, None, "t")
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        assert!(user_by_name(&db, "alice").await.unwrap().is_some());
+        // The schema's CHECK refuses such a row; a damaged file need not hold it.
+        let mut tx = db.begin().await.unwrap();
+        for sql in [
+            "PRAGMA ignore_check_constraints = ON",
+            "UPDATE users SET role = 'superuser'",
+            "UPDATE api_tokens SET role = 'superuser'",
+            "PRAGMA ignore_check_constraints = OFF",
+        ] {
+            sqlx::query(sql).execute(tx.conn()).await.unwrap();
+        }
+        tx.commit().await.unwrap();
+        let err = user_by_name(&db, "alice").await.unwrap_err();
+        assert!(err.to_string().contains("unknown role"), "{err}");
+        assert!(principal_by_token_hash(&db, "tokenhash").await.is_err());
+        assert!(list_tokens(&db).await.is_err());
+    }
 }

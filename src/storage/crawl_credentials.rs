@@ -57,7 +57,14 @@ pub async fn server_by_name(
             .bind(name)
             .fetch_optional(db.pool())
             .await?;
-    Ok(row.map(|r| (r.get(0), r.get(1), r.get(2))))
+    row.map(|r| {
+        Ok((
+            r.try_get("id")?,
+            r.try_get("publisher_id")?,
+            r.try_get("name")?,
+        ))
+    })
+    .transpose()
 }
 
 /// The stored server.json documents of every version of a server (newest first).
@@ -134,21 +141,22 @@ pub async fn list(db: &Db, server_id: &str) -> Result<Vec<CredentialRow>, sqlx::
     .bind(server_id)
     .fetch_all(db.pool())
     .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| CredentialRow {
-            server_id: r.get(0),
-            kind: r.get(1),
-            name: r.get(2),
-            client_id: r.get(3),
-            method: r.get(4),
-            issuer: r.get(5),
-            nonce: r.get(6),
-            ciphertext: r.get(7),
-            set_by: r.get(8),
-            set_at: r.get(9),
+    rows.into_iter()
+        .map(|r| {
+            Ok(CredentialRow {
+                server_id: r.try_get("server_id")?,
+                kind: r.try_get("kind")?,
+                name: r.try_get("name")?,
+                client_id: r.try_get("client_id")?,
+                method: r.try_get("method")?,
+                issuer: r.try_get("issuer")?,
+                nonce: r.try_get("nonce")?,
+                ciphertext: r.try_get("ciphertext")?,
+                set_by: r.try_get("set_by")?,
+                set_at: r.try_get("set_at")?,
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// Binds a server's OAuth credentials to `issuer` if they are not bound yet;
