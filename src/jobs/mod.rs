@@ -43,6 +43,11 @@ pub struct WorkerConfig {
     /// The analysis run on each snapshot ([`analysis::analyze`]); a test
     /// swaps in one that panics to check that a panic cannot strand a version.
     pub analyzer: Analyzer,
+    /// Signs the allowlists a monitor rescan changes; monitor jobs fail
+    /// without it (set by `startup`).
+    pub allowlists: Option<std::sync::Arc<crate::review::allowlists::Publisher>>,
+    /// What a monitor rescan does with drift and unreachable servers.
+    pub monitor: crate::monitor::Policy,
 }
 
 /// The analysis a worker runs on a crawled snapshot.
@@ -62,6 +67,8 @@ impl WorkerConfig {
             crawl,
             rules,
             analyzer: analysis::analyze,
+            allowlists: None,
+            monitor: crate::monitor::Policy::default(),
         }
     }
 }
@@ -95,6 +102,17 @@ pub async fn run_next(db: &Db, config: &WorkerConfig) -> anyhow::Result<Outcome>
     let version = versions::get_version_by_id(db, &job.version_id)
         .await?
         .context("the job's version is gone")?;
+    if job.kind == jobs::kinds::MONITOR && crate::monitor::applies(&version) {
+        if let Err(e) = crate::monitor::run_rescan(db, config, &job, &version).await {
+            // Recorded on the job only: the version's scans and status are the
+            // monitor's to change, and the next scheduled rescan tries again.
+            tracing::error!(job = %job.id, error = %format!("{e:#}"), "monitor rescan failed");
+            let mut tx = db.begin().await?;
+            jobs::fail(&mut tx, &job.id, &config.worker_id, &format!("{e:#}")).await?;
+            tx.commit().await?;
+        }
+        return Ok(Outcome::Ran);
+    }
     if let Err(e) = run_scan(db, config, &job, &version).await {
         let permanent = e.downcast_ref::<Permanent>().is_some();
         tracing::error!(job = %job.id, error = %format!("{e:#}"), permanent, "job failed");
@@ -184,21 +202,8 @@ async fn run_scan(
             let snapshot = crawl_with_heartbeat(db, config, job, &url, &options).await?;
             // What was declared but not read was not scanned: fail closed (retried,
             // then `scan_failed`) rather than send a partial snapshot to review as clean.
-            if let Some(crawl) = snapshot.crawl.as_ref()
-                && !crawl.unread.is_empty()
-            {
-                let cause: String = crawl
-                    .errors
-                    .first()
-                    .map(|e| format!(" ({}: {})", e.code, e.message))
-                    .unwrap_or_default()
-                    .chars()
-                    .take(300)
-                    .collect();
-                anyhow::bail!(
-                    "crawl incomplete: the declared list(s) {} could not be read{cause}",
-                    crawl.unread.join(", ")
-                );
+            if let Some(error) = incomplete(&snapshot) {
+                anyhow::bail!(error);
             }
             let ctx = crate::review::approved_context(db, &version.server_name).await?;
             let mut report = analyze_guarded(config, &snapshot, &ctx);
@@ -257,12 +262,36 @@ async fn run_scan(
     Ok(())
 }
 
+/// Why a snapshot is not a complete scan: a declared list could not be read.
+pub(crate) fn incomplete(snapshot: &Snapshot) -> Option<String> {
+    let crawl = snapshot.crawl.as_ref()?;
+    if crawl.unread.is_empty() {
+        return None;
+    }
+    let cause: String = crawl
+        .errors
+        .first()
+        .map(|e| format!(" ({}: {})", e.code, e.message))
+        .unwrap_or_default()
+        .chars()
+        .take(300)
+        .collect();
+    Some(format!(
+        "crawl incomplete: the declared list(s) {} could not be read{cause}",
+        crawl.unread.join(", ")
+    ))
+}
+
 /// Runs the analysis; a panic in it (a bug, never expected) becomes a scan
 /// with one high "analysis failed" finding instead of a job that retries
 /// forever and a version stuck in `scanning`. The reviewer sees that nothing
 /// was analysed, and approving needs the acknowledgement that high findings
 /// require.
-fn analyze_guarded(config: &WorkerConfig, snapshot: &Snapshot, ctx: &analysis::Context) -> Report {
+pub(crate) fn analyze_guarded(
+    config: &WorkerConfig,
+    snapshot: &Snapshot,
+    ctx: &analysis::Context,
+) -> Report {
     let run = std::panic::AssertUnwindSafe(|| (config.analyzer)(snapshot, ctx, &config.rules));
     std::panic::catch_unwind(run).unwrap_or_else(|panic| {
         let detail = panic
@@ -287,7 +316,7 @@ fn analyze_guarded(config: &WorkerConfig, snapshot: &Snapshot, ctx: &analysis::C
 }
 
 /// Crawls while renewing the job's lease, so a long crawl is not taken over.
-async fn crawl_with_heartbeat(
+pub(crate) async fn crawl_with_heartbeat(
     db: &Db,
     config: &WorkerConfig,
     job: &Job,
@@ -319,7 +348,7 @@ async fn crawl_with_heartbeat(
 
 /// The remote to crawl: the first streamable-http one, else the first SSE one.
 /// Remotes whose URL still has `{variables}` need user input and cannot be crawled.
-fn pick_remote(doc: &Value) -> Option<(String, TransportChoice)> {
+pub(crate) fn pick_remote(doc: &Value) -> Option<(String, TransportChoice)> {
     let remotes = doc.get("remotes")?.as_array()?;
     let usable = |kind: &str| {
         remotes.iter().find_map(|r| {

@@ -12,6 +12,7 @@ pub mod accounts;
 pub mod allowlists;
 pub mod audit;
 pub mod jobs;
+pub mod monitor;
 pub mod sessions;
 pub mod versions;
 

@@ -17,6 +17,7 @@ mod first_run;
 mod hardening;
 mod jobs;
 mod logging;
+mod monitor;
 mod publish;
 mod read_api;
 mod review;

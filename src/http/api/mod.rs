@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod allowlist;
+pub mod monitor;
 pub mod ops;
 pub mod publish;
 pub mod publisher;
@@ -43,6 +44,7 @@ pub fn routes() -> ApiRouter {
         .merge(admin::router())
         .merge(ops::router())
         .merge(allowlist::router())
+        .merge(monitor::router())
 }
 
 /// Whether a request declares a JSON body (`application/json` or `application/*+json`).

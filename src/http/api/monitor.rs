@@ -1,0 +1,59 @@
+//! The monitor's view for reviewers: versions whose rescan found drift or
+//! that were suspended, with the diff from the approved snapshot (issue 14).
+
+use axum::Json;
+use axum::extract::State;
+use serde_json::{Value, json};
+
+use crate::http::AppState;
+use crate::http::auth::Principal;
+use crate::http::error::AppError;
+use crate::http::openapi::{Access, ApiRouter, Operation};
+use crate::storage::monitor::{self, MonitorRow};
+
+/// Routes of the monitor API.
+pub fn router() -> ApiRouter {
+    ApiRouter::new().get(
+        Operation::new(
+            "/api/v1/admin/monitor",
+            "Approved versions whose rescan changed (with the diff) or that were suspended",
+            Access::Reviewer,
+        ),
+        list_changes,
+    )
+}
+
+/// The JSON of a verdict (the `monitor` member of a version's detail too).
+pub fn verdict(m: &MonitorRow) -> Value {
+    let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap_or(Value::Null);
+    json!({
+        "state": m.state,
+        "reason": m.reason,
+        "failures": m.failures,
+        "lastError": m.last_error,
+        "dropped": parse(&m.dropped),
+        "diff": m.diff.as_deref().map(parse),
+        "introduced": parse(&m.findings),
+        "checkedAt": m.checked_at,
+        "changedAt": m.changed_at,
+    })
+}
+
+/// `GET /api/v1/admin/monitor`: the "changed" queue. Re-approve a changed
+/// version with `POST …/versions/{version}/approve`.
+pub async fn list_changes(
+    State(state): State<AppState>,
+    principal: Principal,
+) -> Result<Json<Value>, AppError> {
+    principal.require_reviewer()?;
+    let rows = monitor::list_attention(&state.db, 500).await?;
+    Ok(Json(json!({
+        "versions": rows.iter().map(|r| {
+            let mut v = verdict(&r.monitor);
+            v["name"] = json!(r.server_name);
+            v["version"] = json!(r.version);
+            v["status"] = json!(r.status.as_str());
+            v
+        }).collect::<Vec<_>>(),
+    })))
+}
