@@ -21,3 +21,35 @@ CREATE TABLE monitor_state (
     changed_at   TEXT
 );
 CREATE INDEX monitor_state_state ON monitor_state (state);
+
+-- Webhooks (DESIGN.md §5). The secret is kept to sign deliveries (HMAC) and
+-- never returned. A deleted webhook keeps its delivery log.
+CREATE TABLE webhooks (
+    id          TEXT PRIMARY KEY,
+    url         TEXT NOT NULL,
+    secret      TEXT NOT NULL,
+    events      TEXT NOT NULL,
+    created_by  TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    deleted_at  TEXT
+);
+
+-- The outbox: one row per event and webhook, written in the event's
+-- transaction, sent by the workers with retries (claimed like jobs).
+CREATE TABLE webhook_deliveries (
+    id              TEXT PRIMARY KEY,
+    webhook_id      TEXT NOT NULL REFERENCES webhooks(id),
+    event           TEXT NOT NULL,
+    body            TEXT NOT NULL,
+    state           TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT NOT NULL,
+    lease_until     TEXT,
+    locked_by       TEXT,
+    last_status     INTEGER,
+    last_error      TEXT,
+    created_at      TEXT NOT NULL,
+    delivered_at    TEXT
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
+CREATE INDEX webhook_deliveries_hook ON webhook_deliveries (webhook_id, created_at);

@@ -149,6 +149,15 @@ impl ApiRouter {
         self.add("post", op, post(handler))
     }
 
+    /// Serves `DELETE` of the operation with `handler`.
+    pub fn delete<H, T>(self, op: Operation, handler: H) -> Self
+    where
+        H: Handler<T, AppState>,
+        T: 'static,
+    {
+        self.add("delete", op, axum::routing::delete(handler))
+    }
+
     /// Adds the routes of `other`.
     pub fn merge(mut self, other: ApiRouter) -> Self {
         self.router = self.router.merge(other.router);

@@ -159,6 +159,15 @@ pub async fn run_workers(
             }
         }));
     }
+    // Webhook deliveries: one loop per process, beside the scan loops.
+    handles.push(tokio::spawn(crate::monitor::webhooks::run_deliveries(
+        db.clone(),
+        config.crawl.network.clone(),
+        format!("{}/webhooks", config.worker_id),
+        config.backoff_base,
+        config.poll_interval,
+        shutdown.clone(),
+    )));
     for h in handles {
         let _ = h.await;
     }
@@ -253,6 +262,12 @@ async fn run_scan(
                 current.status,
                 to,
                 json!({"job": job.id, "maxSeverity": max}),
+            )
+            .await?;
+            crate::storage::webhooks::emit(
+                &mut tx,
+                "scanned",
+                json!({"name": version.server_name, "version": version.version, "maxSeverity": max, "findings": report.findings.len()}),
             )
             .await?;
         }

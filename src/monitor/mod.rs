@@ -26,6 +26,8 @@
 //! - a later rescan that matches the approved pins again reinstates a version
 //!   the monitor suspended, and restores a narrowed entry.
 
+pub mod webhooks;
+
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -378,6 +380,7 @@ async fn apply(
                 with_reason(&detail, "drift"),
             )
             .await?;
+            event(tx, current, "suspended", with_reason(&detail, "drift")).await?;
         }
         Status::Approved => {
             if c.dropped != previous_dropped {
@@ -398,6 +401,9 @@ async fn apply(
                 "monitor.match"
             };
             record(tx, &subject, current, action, detail.clone()).await?;
+            if changed && (c.dropped != previous_dropped || previous.state != "changed") {
+                event(tx, current, "changed", detail.clone()).await?;
+            }
         }
         Status::Suspended if previous.state == "suspended" => {
             if c.introduced.is_empty() && c.dropped.is_empty() {
@@ -416,6 +422,7 @@ async fn apply(
                     .await?;
                 audiences.extend(approval.audiences.iter().cloned());
                 record(tx, &subject, current, "monitor.reinstate", detail.clone()).await?;
+                event(tx, current, "reinstated", detail.clone()).await?;
             } else {
                 next.state = "suspended".into();
                 next.reason = previous.reason.clone().or(Some("drift".into()));
@@ -503,6 +510,13 @@ async fn unreachable(
             with_reason(&detail, "unreachable"),
         )
         .await?;
+        event(
+            &mut tx,
+            &current,
+            "suspended",
+            with_reason(&detail, "unreachable"),
+        )
+        .await?;
         versions::recompute_latest(&mut tx, &current.server_id).await?;
     }
     store::put(&mut tx, &next).await?;
@@ -510,6 +524,15 @@ async fn unreachable(
     tx.commit().await?;
     allowlists.remember(documents);
     tracing::warn!(version = %version.id, failures = next.failures, error, "rescan failed");
+    Ok(())
+}
+
+/// A webhook event about a version, in the transaction of the change.
+async fn event(tx: &mut Tx, v: &VersionRow, name: &str, detail: Value) -> anyhow::Result<()> {
+    let mut data = detail;
+    data["name"] = json!(v.server_name);
+    data["version"] = json!(v.version);
+    crate::storage::webhooks::emit(tx, name, data).await?;
     Ok(())
 }
 

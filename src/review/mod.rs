@@ -211,6 +211,19 @@ pub async fn act(
         jobs::enqueue(&mut tx, kind, &current.id).await?;
     }
     versions::recompute_latest(&mut tx, &current.server_id).await?;
+    let event = match &decision {
+        Decision::Approve(_) => Some("approved"),
+        Decision::Reject(_) => Some("rejected"),
+        Decision::Revoke(_) => Some("revoked"),
+        _ => None,
+    };
+    if let Some(event) = event {
+        let mut data = detail.clone();
+        data["name"] = json!(current.server_name);
+        data["version"] = json!(current.version);
+        data["actor"] = json!(actor);
+        crate::storage::webhooks::emit(&mut tx, event, data).await?;
+    }
     audit::append(
         &mut tx,
         AuditEntry {

@@ -15,6 +15,7 @@ pub mod jobs;
 pub mod monitor;
 pub mod sessions;
 pub mod versions;
+pub mod webhooks;
 
 #[cfg(test)]
 mod schema_tests;

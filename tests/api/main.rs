@@ -22,3 +22,4 @@ mod publish;
 mod read_api;
 mod review;
 mod two_servers;
+mod webhooks;

@@ -8,6 +8,7 @@ pub mod ops;
 pub mod publish;
 pub mod publisher;
 pub mod servers;
+pub mod webhooks;
 
 use axum::body::Bytes;
 use axum::http::HeaderMap;
@@ -45,6 +46,7 @@ pub fn routes() -> ApiRouter {
         .merge(ops::router())
         .merge(allowlist::router())
         .merge(monitor::router())
+        .merge(webhooks::router())
 }
 
 /// Whether a request declares a JSON body (`application/json` or `application/*+json`).
