@@ -53,3 +53,20 @@ CREATE TABLE webhook_deliveries (
 );
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
 CREATE INDEX webhook_deliveries_hook ON webhook_deliveries (webhook_id, created_at);
+
+-- When each approved version is rescanned next. Rows are claimed like jobs
+-- (FOR UPDATE SKIP LOCKED on PostgreSQL) and pushed forward in the same
+-- transaction that queues the monitor job: one rescan per version per pass,
+-- whatever the number of workers.
+CREATE TABLE rescan_schedule (
+    version_id  TEXT PRIMARY KEY REFERENCES versions(id),
+    next_run_at TEXT NOT NULL,
+    last_run_at TEXT
+);
+CREATE INDEX rescan_schedule_due ON rescan_schedule (next_run_at);
+
+-- Per-server rescan interval (overrides the default).
+CREATE TABLE monitor_intervals (
+    server_id     TEXT PRIMARY KEY REFERENCES servers(id),
+    interval_secs BIGINT NOT NULL CHECK (interval_secs > 0)
+);

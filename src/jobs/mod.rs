@@ -159,6 +159,13 @@ pub async fn run_workers(
             }
         }));
     }
+    // Rescan scheduling: one loop per process (rows are claimed, so many
+    // processes share the passes without double work).
+    handles.push(tokio::spawn(crate::monitor::run_scheduler(
+        db.clone(),
+        config.monitor.clone(),
+        shutdown.clone(),
+    )));
     // Webhook deliveries: one loop per process, beside the scan loops.
     handles.push(tokio::spawn(crate::monitor::webhooks::run_deliveries(
         db.clone(),

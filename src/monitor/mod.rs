@@ -29,7 +29,7 @@
 pub mod webhooks;
 
 use std::collections::HashSet;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use chrono::Utc;
@@ -57,14 +57,118 @@ pub const ACTOR: &str = "system:monitor";
 pub struct Policy {
     /// Failed rescans in a row after which a version is suspended as unreachable.
     pub unreachable_after: i64,
+    /// Default time between two rescans of a version (a server may override it).
+    pub rescan_interval: Duration,
+    /// Spread of every due time: ± this fraction of the interval, so rescans
+    /// of versions approved together do not all fall in the same minute.
+    pub jitter: f64,
+    /// How often each worker process looks for due rescans.
+    pub scheduler_tick: Duration,
 }
 
 impl Default for Policy {
     fn default() -> Policy {
         Policy {
             unreachable_after: 3,
+            rescan_interval: Duration::from_secs(6 * 3600),
+            jitter: 0.1,
+            scheduler_tick: Duration::from_secs(5),
         }
     }
+}
+
+/// Shortest and longest per-server rescan interval.
+pub const INTERVAL_BOUNDS: (i64, i64) = (300, 7 * 24 * 3600);
+
+impl Policy {
+    /// `interval` ± the jitter.
+    fn jittered(&self, interval: Duration) -> chrono::DateTime<Utc> {
+        use rand::Rng as _;
+        let spread = self.jitter.clamp(0.0, 0.5);
+        let factor = 1.0 + rand::thread_rng().gen_range(-spread..=spread);
+        let wait = interval.mul_f64(factor.max(0.0));
+        Utc::now() + chrono::Duration::from_std(wait).unwrap_or(chrono::Duration::hours(6))
+    }
+}
+
+/// One scheduling pass: gives every approved version a schedule row, then
+/// claims up to `limit` due rows and queues a monitor job for each (unless
+/// one is already open), pushing its due time forward in the same
+/// transaction. Rows are claimed `FOR UPDATE SKIP LOCKED` on PostgreSQL, so
+/// workers in many processes never queue the same version twice in a pass.
+/// Returns the number of jobs queued.
+pub async fn schedule_pass(db: &Db, policy: &Policy, limit: i64) -> anyhow::Result<usize> {
+    store::ensure_schedules(db, || policy.jittered(policy.rescan_interval)).await?;
+    let mut tx = db.begin().await?;
+    let due = store::claim_due(&mut tx, db.backend(), limit).await?;
+    let mut queued = 0;
+    for d in &due {
+        if !d.watched {
+            store::unschedule(&mut tx, &d.version_id).await?;
+            continue;
+        }
+        let interval = d
+            .interval_secs
+            .map(|s| Duration::from_secs(s.clamp(INTERVAL_BOUNDS.0, INTERVAL_BOUNDS.1) as u64))
+            .unwrap_or(policy.rescan_interval);
+        store::reschedule(&mut tx, &d.version_id, policy.jittered(interval)).await?;
+        if !d.busy {
+            jobs::enqueue(&mut tx, jobs::kinds::MONITOR, &d.version_id).await?;
+            queued += 1;
+        }
+    }
+    tx.commit().await?;
+    if queued > 0 {
+        tracing::info!(queued, "monitor rescans queued");
+    }
+    Ok(queued)
+}
+
+/// Runs [`schedule_pass`] every `policy.scheduler_tick` until `shutdown`.
+pub async fn run_scheduler(
+    db: Db,
+    policy: Policy,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+) {
+    loop {
+        if *shutdown.borrow() {
+            return;
+        }
+        if let Err(e) = schedule_pass(&db, &policy, 100).await {
+            tracing::error!(error = %format!("{e:#}"), "rescan scheduling failed");
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(policy.scheduler_tick) => {}
+            _ = shutdown.changed() => {}
+        }
+    }
+}
+
+/// Sets (or with `None` clears) a server's rescan interval, audited.
+pub async fn set_interval(
+    db: &Db,
+    actor: &str,
+    server_name: &str,
+    secs: Option<i64>,
+) -> anyhow::Result<bool> {
+    let mut tx = db.begin().await?;
+    let Some((server_id, _, name)) = versions::find_server(&mut tx, server_name).await? else {
+        return Ok(false);
+    };
+    store::set_interval(&mut tx, &server_id, secs).await?;
+    audit::append(
+        &mut tx,
+        AuditEntry {
+            actor,
+            action: "monitor.interval",
+            subject: &name,
+            version_id: None,
+            detail: json!({"intervalSeconds": secs}),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(true)
 }
 
 /// A pinned capability, as listed in `dropped`.

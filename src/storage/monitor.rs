@@ -167,3 +167,148 @@ pub async fn approved_scan(
     })
     .transpose()
 }
+
+/// Creates a schedule row for every approved version without one; `first_run`
+/// gives each its first due time (jittered by the caller). Returns how many were added.
+pub async fn ensure_schedules(
+    db: &Db,
+    first_run: impl Fn() -> chrono::DateTime<chrono::Utc>,
+) -> Result<usize, sqlx::Error> {
+    let missing = sqlx::query(
+        "SELECT v.id FROM versions v LEFT JOIN rescan_schedule s ON s.version_id = v.id
+         WHERE v.status = 'approved' AND s.version_id IS NULL",
+    )
+    .fetch_all(db.pool())
+    .await?;
+    let mut added = 0;
+    for r in &missing {
+        let id: String = r.try_get("id")?;
+        let mut tx = db.begin().await?;
+        let done = sqlx::query(
+            "INSERT INTO rescan_schedule (version_id, next_run_at) VALUES ($1, $2) ON CONFLICT (version_id) DO NOTHING",
+        )
+        .bind(&id)
+        .bind(super::ts(first_run()))
+        .execute(tx.conn())
+        .await?;
+        tx.commit().await?;
+        added += done.rows_affected() as usize;
+    }
+    Ok(added)
+}
+
+/// A schedule row claimed for this pass.
+#[derive(Debug, Clone)]
+pub struct DueRescan {
+    /// The version.
+    pub version_id: String,
+    /// Its server's interval override, if any.
+    pub interval_secs: Option<i64>,
+    /// Whether it is still watched (approved, or suspended by the monitor).
+    pub watched: bool,
+    /// Whether a job of the version is already queued or running.
+    pub busy: bool,
+}
+
+/// Claims up to `limit` due schedule rows inside `tx` (`FOR UPDATE SKIP LOCKED`
+/// on PostgreSQL: another worker's pass skips them). The caller pushes each
+/// forward with [`reschedule`] or drops it with [`unschedule`] before committing.
+pub async fn claim_due(
+    tx: &mut Tx,
+    backend: super::Backend,
+    limit: i64,
+) -> Result<Vec<DueRescan>, sqlx::Error> {
+    let lock = match backend {
+        super::Backend::Postgres => "FOR UPDATE OF s SKIP LOCKED",
+        super::Backend::Sqlite => "",
+    };
+    let sql = format!(
+        "SELECT s.version_id, i.interval_secs,
+                CASE WHEN v.status = 'approved' OR (v.status = 'suspended' AND m.state = 'suspended') THEN 1 ELSE 0 END AS watched,
+                CASE WHEN EXISTS (SELECT 1 FROM jobs j WHERE j.version_id = s.version_id AND j.state IN ('queued', 'running')) THEN 1 ELSE 0 END AS busy
+         FROM rescan_schedule s
+         JOIN versions v ON v.id = s.version_id
+         LEFT JOIN monitor_intervals i ON i.server_id = v.server_id
+         LEFT JOIN monitor_state m ON m.version_id = s.version_id
+         WHERE s.next_run_at <= $1
+         ORDER BY s.next_run_at LIMIT $2 {lock}"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(super::now())
+        .bind(limit)
+        .fetch_all(tx.conn())
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(DueRescan {
+                version_id: r.try_get("version_id")?,
+                interval_secs: r.try_get("interval_secs")?,
+                watched: r.try_get::<i64, _>("watched")? != 0,
+                busy: r.try_get::<i64, _>("busy")? != 0,
+            })
+        })
+        .collect()
+}
+
+/// Sets a claimed row's next due time.
+pub async fn reschedule(
+    tx: &mut Tx,
+    version_id: &str,
+    next: chrono::DateTime<chrono::Utc>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE rescan_schedule SET next_run_at = $1, last_run_at = $2 WHERE version_id = $3",
+    )
+    .bind(super::ts(next))
+    .bind(super::now())
+    .bind(version_id)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
+/// Drops the schedule of a version no longer watched (rejected, revoked, …).
+pub async fn unschedule(tx: &mut Tx, version_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM rescan_schedule WHERE version_id = $1")
+        .bind(version_id)
+        .execute(tx.conn())
+        .await?;
+    Ok(())
+}
+
+/// Sets (or with `None` clears) a server's rescan interval.
+pub async fn set_interval(
+    tx: &mut Tx,
+    server_id: &str,
+    secs: Option<i64>,
+) -> Result<(), sqlx::Error> {
+    match secs {
+        Some(secs) => {
+            sqlx::query(
+                "INSERT INTO monitor_intervals (server_id, interval_secs) VALUES ($1, $2)
+                 ON CONFLICT (server_id) DO UPDATE SET interval_secs = excluded.interval_secs",
+            )
+            .bind(server_id)
+            .bind(secs)
+            .execute(tx.conn())
+            .await?;
+        }
+        None => {
+            sqlx::query("DELETE FROM monitor_intervals WHERE server_id = $1")
+                .bind(server_id)
+                .execute(tx.conn())
+                .await?;
+        }
+    }
+    Ok(())
+}
+
+/// Moves every schedule row's due time to now (tests, and an operator's "rescan all").
+pub async fn make_all_due(db: &Db) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin().await?;
+    sqlx::query("UPDATE rescan_schedule SET next_run_at = $1")
+        .bind(super::now())
+        .execute(tx.conn())
+        .await?;
+    tx.commit().await
+}

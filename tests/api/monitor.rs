@@ -18,6 +18,7 @@ use crate::on_both_backends;
 on_both_backends!(
     drift_narrows_or_suspends_and_a_match_reinstates,
     an_unreachable_server_is_suspended_after_three_rescans_and_reinstated_when_back,
+    two_workers_share_a_rescan_pass_and_never_rescan_a_version_twice,
 );
 
 const NAME: &str = "com.example/live";
@@ -336,4 +337,119 @@ async fn an_unreachable_server_is_suspended_after_three_rescans_and_reinstated_w
     let (v2, pins) = app.live_pins().await;
     assert!(v2 > v1);
     assert_eq!(pins, names(&["add", "echo"]));
+}
+
+async fn two_workers_share_a_rescan_pass_and_never_rescan_a_version_twice(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let token = app.publisher("acme", &["com.example"]).await;
+    let count = 12;
+    let mut ids = Vec::new();
+    for i in 0..count {
+        let name = format!("com.example/s{i}");
+        app.publish_scanned(&token, &name, "1.0.0", &[("t", "A tool")])
+            .await;
+        let r = app
+            .post(
+                &format!(
+                    "/api/v1/admin/servers/{}/versions/1.0.0/approve",
+                    enc(&name)
+                ),
+                Some(&app.admin_token),
+                None,
+            )
+            .await;
+        assert_eq!(r.status(), StatusCode::OK);
+        let v = gatehouse::storage::versions::get_version(&app.db, &name, "1.0.0")
+            .await
+            .unwrap()
+            .unwrap();
+        ids.push(v.id);
+    }
+    let policy = gatehouse::monitor::Policy::default();
+    // The first pass creates the schedule, due about 6 h from now: nothing yet.
+    assert_eq!(
+        gatehouse::monitor::schedule_pass(&app.db, &policy, 100)
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(app.count("rescan_schedule").await, count as i64);
+
+    // Everything due: two workers' passes at once (small batches, so they interleave).
+    gatehouse::storage::monitor::make_all_due(&app.db)
+        .await
+        .unwrap();
+    let pass = || async {
+        let mut total = 0;
+        loop {
+            let n = gatehouse::monitor::schedule_pass(&app.db, &policy, 3)
+                .await
+                .unwrap();
+            if n == 0 {
+                return total;
+            }
+            total += n;
+        }
+    };
+    let (a, b) = tokio::join!(pass(), pass());
+    assert_eq!(a + b, count, "every version queued once ({a} + {b})");
+    let scans_before: Vec<i64> = futures_util::future::join_all(
+        ids.iter()
+            .map(|id| gatehouse::storage::versions::count_scans(&app.db, id)),
+    )
+    .await
+    .into_iter()
+    .map(Result::unwrap)
+    .collect();
+    // A further pass finds nothing due: the rows were pushed forward.
+    assert_eq!(
+        gatehouse::monitor::schedule_pass(&app.db, &policy, 100)
+            .await
+            .unwrap(),
+        0
+    );
+
+    // Two workers run the queue: each version is rescanned exactly once.
+    let mut w1 = app.worker.clone();
+    w1.worker_id = "w1".into();
+    let mut w2 = app.worker.clone();
+    w2.worker_id = "w2".into();
+    let (r1, r2) = tokio::join!(
+        gatehouse::jobs::run_until_idle(&app.db, &w1),
+        gatehouse::jobs::run_until_idle(&app.db, &w2)
+    );
+    assert_eq!(r1.unwrap() + r2.unwrap(), count);
+    for (id, before) in ids.iter().zip(scans_before) {
+        let after = gatehouse::storage::versions::count_scans(&app.db, id)
+            .await
+            .unwrap();
+        assert_eq!(after, before + 1, "one rescan of {id}");
+    }
+
+    // A per-server interval is accepted within bounds only.
+    let path = format!("/api/v1/admin/servers/{}/monitor", enc("com.example/s0"));
+    let r = app
+        .post(
+            &path,
+            Some(&app.admin_token),
+            Some(&json!({"intervalSeconds": 600})),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let r = app
+        .post(
+            &path,
+            Some(&app.admin_token),
+            Some(&json!({"intervalSeconds": 1})),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let r = app
+        .post(
+            &path,
+            Some(&app.reviewer_token),
+            Some(&json!({"intervalSeconds": 600})),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
 }

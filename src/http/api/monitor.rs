@@ -13,14 +13,23 @@ use crate::storage::monitor::{self, MonitorRow};
 
 /// Routes of the monitor API.
 pub fn router() -> ApiRouter {
-    ApiRouter::new().get(
-        Operation::new(
-            "/api/v1/admin/monitor",
-            "Approved versions whose rescan changed (with the diff) or that were suspended",
-            Access::Reviewer,
-        ),
-        list_changes,
-    )
+    ApiRouter::new()
+        .get(
+            Operation::new(
+                "/api/v1/admin/monitor",
+                "Approved versions whose rescan changed (with the diff) or that were suspended",
+                Access::Reviewer,
+            ),
+            list_changes,
+        )
+        .post(
+            Operation::new(
+                "/api/v1/admin/servers/{name}/monitor",
+                "Set a server's rescan interval: {intervalSeconds} (null for the default)",
+                Access::Admin,
+            ),
+            set_interval,
+        )
 }
 
 /// The JSON of a verdict (the `monitor` member of a version's detail too).
@@ -56,4 +65,47 @@ pub async fn list_changes(
             v
         }).collect::<Vec<_>>(),
     })))
+}
+
+/// Body of `POST /api/v1/admin/servers/{name}/monitor`.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct IntervalRequest {
+    /// Seconds between rescans of this server's approved versions; `null` for the default.
+    pub interval_seconds: Option<i64>,
+}
+
+/// `POST /api/v1/admin/servers/{name}/monitor`: the server's rescan interval.
+pub async fn set_interval(
+    State(state): State<AppState>,
+    principal: Principal,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, AppError> {
+    principal.require_admin()?;
+    let req: IntervalRequest = super::parse_body(&headers, &body)?;
+    let (lo, hi) = crate::monitor::INTERVAL_BOUNDS;
+    if let Some(secs) = req.interval_seconds
+        && !(lo..=hi).contains(&secs)
+    {
+        return Err(AppError::Invalid {
+            kind: "invalid-interval",
+            detail: "the interval is out of bounds".into(),
+            errors: vec![crate::registry::server_json::FieldError {
+                pointer: "/intervalSeconds".into(),
+                detail: format!("between {lo} and {hi} seconds, or null for the default"),
+            }],
+        });
+    }
+    let found =
+        crate::monitor::set_interval(&state.db, &principal.actor(), &name, req.interval_seconds)
+            .await
+            .map_err(AppError::Internal)?;
+    if !found {
+        return Err(AppError::NotFound(format!("no server {name:?}")));
+    }
+    Ok(Json(
+        json!({"name": name, "intervalSeconds": req.interval_seconds}),
+    ))
 }
