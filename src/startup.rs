@@ -162,11 +162,12 @@ impl Application {
         listener: Option<TcpListener>,
     ) -> anyhow::Result<Application> {
         // Every setting is checked before anything is created on disk.
-        let worker = worker_config(config)?;
+        let mut worker = worker_config(config)?;
         config.trusted_proxies().map_err(anyhow::Error::msg)?;
         let db = connect(config).await?;
         bootstrap_admin(&db, config).await?;
         let state = app_state(db.clone(), config)?;
+        worker.allowlists = Some(state.allowlists.clone());
         let listener = match listener {
             Some(listener) => listener,
             None => TcpListener::bind(config.listen)
@@ -189,8 +190,16 @@ impl Application {
 
     /// What `gatehouse worker` runs: scan workers on an existing database, no HTTP.
     pub async fn build_worker(config: &Config) -> anyhow::Result<Application> {
-        let worker = worker_config(config)?;
+        let mut worker = worker_config(config)?;
         let db = connect_existing(config).await?;
+        // Monitor rescans re-sign allowlists: a worker shares the server's keys.
+        // Without them it still scans; its monitor jobs fail (and say why).
+        if require_keys(config).is_ok() {
+            worker.allowlists = Some(std::sync::Arc::new(
+                crate::review::allowlists::Publisher::open(&config.data_dir, &config.public_url())
+                    .context("opening the signing keys")?,
+            ));
+        }
         Ok(Application {
             db,
             worker,

@@ -46,6 +46,11 @@ pub struct WorkerConfig {
     /// Opens the crawl credentials publishers stored (`registry::crawl_secrets`);
     /// `None`: servers are crawled without them.
     pub secrets: Option<std::sync::Arc<crate::registry::crawl_secrets::Vault>>,
+    /// Signs the allowlists a monitor rescan changes; monitor jobs fail
+    /// without it (set by `startup`).
+    pub allowlists: Option<std::sync::Arc<crate::review::allowlists::Publisher>>,
+    /// What a monitor rescan does with drift and unreachable servers.
+    pub monitor: crate::monitor::Policy,
 }
 
 /// The analysis a worker runs on a crawled snapshot.
@@ -66,6 +71,8 @@ impl WorkerConfig {
             rules,
             analyzer: analysis::analyze,
             secrets: None,
+            allowlists: None,
+            monitor: crate::monitor::Policy::default(),
         }
     }
 }
@@ -99,6 +106,17 @@ pub async fn run_next(db: &Db, config: &WorkerConfig) -> anyhow::Result<Outcome>
     let version = versions::get_version_by_id(db, &job.version_id)
         .await?
         .context("the job's version is gone")?;
+    if job.kind == jobs::kinds::MONITOR && crate::monitor::applies(&version) {
+        if let Err(e) = crate::monitor::run_rescan(db, config, &job, &version).await {
+            // Recorded on the job only: the version's scans and status are the
+            // monitor's to change, and the next scheduled rescan tries again.
+            tracing::error!(job = %job.id, error = %format!("{e:#}"), "monitor rescan failed");
+            let mut tx = db.begin().await?;
+            jobs::fail(&mut tx, &job.id, &config.worker_id, &format!("{e:#}")).await?;
+            tx.commit().await?;
+        }
+        return Ok(Outcome::Ran);
+    }
     if let Err(e) = run_scan(db, config, &job, &version).await {
         let snapshot = e.downcast_ref::<Permanent>().map(|p| p.1.clone());
         let permanent = snapshot.is_some();
@@ -152,10 +170,75 @@ pub async fn run_workers(
             }
         }));
     }
+    // Rescan scheduling: one loop per process (rows are claimed, so many
+    // processes share the passes without double work).
+    handles.push(tokio::spawn(crate::monitor::run_scheduler(
+        db.clone(),
+        config.monitor.clone(),
+        shutdown.clone(),
+    )));
+    // Webhook deliveries: one loop per process, beside the scan loops.
+    handles.push(tokio::spawn(crate::monitor::webhooks::run_deliveries(
+        db.clone(),
+        config.crawl.network.clone(),
+        format!("{}/webhooks", config.worker_id),
+        config.backoff_base,
+        config.poll_interval,
+        shutdown.clone(),
+    )));
     for h in handles {
         let _ = h.await;
     }
     tracing::info!("workers stopped");
+}
+
+/// Crawls `url` for `version` with the worker's bounds and the server's stored
+/// crawl credentials (a credential that cannot be unsealed is a permanent
+/// failure), renewing the job's lease meanwhile, and binds the credentials to
+/// the issuer that first gave them a token. Used by first scans and by the
+/// monitor's rescans alike, so a rescan of a server behind OAuth authenticates
+/// as its first scan did.
+pub(crate) async fn crawl_remote(
+    db: &Db,
+    config: &WorkerConfig,
+    job: &jobs::Job,
+    version: &versions::VersionRow,
+    doc: &serde_json::Value,
+    url: &str,
+    transport: TransportChoice,
+) -> anyhow::Result<Snapshot> {
+    let mut options = config.crawl.clone();
+    options.transport = transport;
+    if let Some(vault) = &config.secrets {
+        crate::registry::crawl_secrets::apply(
+            db,
+            vault,
+            &version.server_id,
+            doc,
+            url,
+            &mut options,
+        )
+        .await
+        .map_err(|e| anyhow::Error::new(Permanent(e.to_string(), None)))?;
+    }
+    let snapshot = crawl_with_heartbeat(db, config, job, url, &options).await?;
+    // Credentials are bound to the issuer that first gave them a token.
+    if let Some(issuer) = snapshot
+        .crawl
+        .as_ref()
+        .and_then(|c| c.auth.as_ref())
+        .and_then(|a| a.issuer.as_deref())
+        && options.oauth.as_ref().is_some_and(|o| o.issuer.is_none())
+    {
+        crate::registry::crawl_secrets::bind_issuer(
+            db,
+            &version.server_id,
+            &version.server_name,
+            issuer,
+        )
+        .await?;
+    }
+    Ok(snapshot)
 }
 
 /// Crawls (or, for package-only servers, skips crawling), analyses and stores the scan.
@@ -190,54 +273,11 @@ async fn run_scan(
     let (snapshot, report) = match pick_remote(&doc) {
         None => (None, package_only_report(server)),
         Some((url, transport)) => {
-            let mut options = config.crawl.clone();
-            options.transport = transport;
-            if let Some(vault) = &config.secrets {
-                crate::registry::crawl_secrets::apply(
-                    db,
-                    vault,
-                    &version.server_id,
-                    &doc,
-                    &url,
-                    &mut options,
-                )
-                .await
-                .map_err(|e| anyhow::Error::new(Permanent(e.to_string(), None)))?;
-            }
-            let snapshot = crawl_with_heartbeat(db, config, job, &url, &options).await?;
-            // Credentials are bound to the issuer that first gave them a token.
-            if let Some(issuer) = snapshot
-                .crawl
-                .as_ref()
-                .and_then(|c| c.auth.as_ref())
-                .and_then(|a| a.issuer.as_deref())
-                && options.oauth.as_ref().is_some_and(|o| o.issuer.is_none())
-            {
-                crate::registry::crawl_secrets::bind_issuer(
-                    db,
-                    &version.server_id,
-                    &version.server_name,
-                    issuer,
-                )
-                .await?;
-            }
+            let snapshot = crawl_remote(db, config, job, version, &doc, &url, transport).await?;
             // What was declared but not read was not scanned: fail closed (retried,
             // then `scan_failed`) rather than send a partial snapshot to review as clean.
-            if let Some(crawl) = snapshot.crawl.as_ref()
-                && !crawl.unread.is_empty()
-            {
-                let cause: String = crawl
-                    .errors
-                    .first()
-                    .map(|e| format!(" ({}: {})", e.code, e.message))
-                    .unwrap_or_default()
-                    .chars()
-                    .take(300)
-                    .collect();
-                anyhow::bail!(
-                    "crawl incomplete: the declared list(s) {} could not be read{cause}",
-                    crawl.unread.join(", ")
-                );
+            if let Some(error) = incomplete(&snapshot) {
+                anyhow::bail!(error);
             }
             let ctx = crate::review::approved_context(db, &version.server_name).await?;
             let mut report = analyze_guarded(config, &snapshot, &ctx);
@@ -289,6 +329,12 @@ async fn run_scan(
                 json!({"job": job.id, "maxSeverity": max}),
             )
             .await?;
+            crate::storage::webhooks::emit(
+                &mut tx,
+                "scanned",
+                json!({"name": version.server_name, "version": version.version, "maxSeverity": max, "findings": report.findings.len()}),
+            )
+            .await?;
         }
     }
     tx.commit().await?;
@@ -296,12 +342,36 @@ async fn run_scan(
     Ok(())
 }
 
+/// Why a snapshot is not a complete scan: a declared list could not be read.
+pub(crate) fn incomplete(snapshot: &Snapshot) -> Option<String> {
+    let crawl = snapshot.crawl.as_ref()?;
+    if crawl.unread.is_empty() {
+        return None;
+    }
+    let cause: String = crawl
+        .errors
+        .first()
+        .map(|e| format!(" ({}: {})", e.code, e.message))
+        .unwrap_or_default()
+        .chars()
+        .take(300)
+        .collect();
+    Some(format!(
+        "crawl incomplete: the declared list(s) {} could not be read{cause}",
+        crawl.unread.join(", ")
+    ))
+}
+
 /// Runs the analysis; a panic in it (a bug, never expected) becomes a scan
 /// with one high "analysis failed" finding instead of a job that retries
 /// forever and a version stuck in `scanning`. The reviewer sees that nothing
 /// was analysed, and approving needs the acknowledgement that high findings
 /// require.
-fn analyze_guarded(config: &WorkerConfig, snapshot: &Snapshot, ctx: &analysis::Context) -> Report {
+pub(crate) fn analyze_guarded(
+    config: &WorkerConfig,
+    snapshot: &Snapshot,
+    ctx: &analysis::Context,
+) -> Report {
     let run = std::panic::AssertUnwindSafe(|| (config.analyzer)(snapshot, ctx, &config.rules));
     std::panic::catch_unwind(run).unwrap_or_else(|panic| {
         let detail = panic
@@ -326,7 +396,7 @@ fn analyze_guarded(config: &WorkerConfig, snapshot: &Snapshot, ctx: &analysis::C
 }
 
 /// Crawls while renewing the job's lease, so a long crawl is not taken over.
-async fn crawl_with_heartbeat(
+pub(crate) async fn crawl_with_heartbeat(
     db: &Db,
     config: &WorkerConfig,
     job: &Job,
@@ -358,7 +428,7 @@ async fn crawl_with_heartbeat(
 
 /// The remote to crawl: the first streamable-http one, else the first SSE one.
 /// Remotes whose URL still has `{variables}` need user input and cannot be crawled.
-fn pick_remote(doc: &Value) -> Option<(String, TransportChoice)> {
+pub(crate) fn pick_remote(doc: &Value) -> Option<(String, TransportChoice)> {
     let remotes = doc.get("remotes")?.as_array()?;
     let usable = |kind: &str| {
         remotes.iter().find_map(|r| {

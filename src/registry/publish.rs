@@ -158,6 +158,12 @@ async fn store(
         versions::claim_remote(&mut tx, url, &server_id).await?;
     }
     jobs::enqueue(&mut tx, jobs::kinds::SCAN, &row.id).await?;
+    crate::storage::webhooks::emit(
+        &mut tx,
+        "submitted",
+        json!({"name": name, "version": version, "publisher": publisher.name}),
+    )
+    .await?;
     audit::append(
         &mut tx,
         AuditEntry {

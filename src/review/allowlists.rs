@@ -150,6 +150,15 @@ impl Publisher {
             },
         )
         .await?;
+        crate::storage::webhooks::emit(
+            &mut tx,
+            "key_rotated",
+            serde_json::json!({
+                "rootVersion": root_version,
+                "allowlistKeyid": self.with_keys(|k| k.allowlist_keyid()),
+            }),
+        )
+        .await?;
         tx.commit().await?;
         self.remember(docs);
         Ok(root_version)

@@ -113,7 +113,19 @@ pub async fn act(
         Decision::Rescan => Action::Rescan,
         Decision::Reopen(_) => Action::Reopen,
     };
-    let to = lifecycle::transition(current.status, action)?;
+    // An approved version the monitor found changed may be approved again:
+    // the re-approval of its latest scan (issue 14). Otherwise approving twice
+    // is a conflict, as the lifecycle says.
+    let reapproval = matches!(decision, Decision::Approve(_))
+        && current.status == Status::Approved
+        && crate::storage::monitor::read(db, &current.id)
+            .await?
+            .is_some_and(|m| m.state == "changed");
+    let to = if reapproval {
+        Status::Approved
+    } else {
+        lifecycle::transition(current.status, action)?
+    };
     let mut detail = json!({"from": current.status.as_str(), "to": to.as_str()});
 
     // Everything read from other rows is read before the transaction: a
@@ -157,6 +169,8 @@ pub async fn act(
     let mut audiences: Vec<String> = Vec::new();
     if let Some(approval) = &approval {
         versions::upsert_approval(&mut tx, &current.id, approval).await?;
+        // A reviewer's approval is the new baseline of the monitor (issue 14).
+        crate::storage::monitor::clear(&mut tx, &current.id).await?;
         record_approved_tools(&mut tx, snapshot.as_ref(), &current, approval).await?;
         // Audiences it leaves (a re-approval may name others) are re-signed too.
         audiences.extend(
@@ -197,6 +211,19 @@ pub async fn act(
         jobs::enqueue(&mut tx, kind, &current.id).await?;
     }
     versions::recompute_latest(&mut tx, &current.server_id).await?;
+    let event = match &decision {
+        Decision::Approve(_) => Some("approved"),
+        Decision::Reject(_) => Some("rejected"),
+        Decision::Revoke(_) => Some("revoked"),
+        _ => None,
+    };
+    if let Some(event) = event {
+        let mut data = detail.clone();
+        data["name"] = json!(current.server_name);
+        data["version"] = json!(current.version);
+        data["actor"] = json!(actor);
+        crate::storage::webhooks::emit(&mut tx, event, data).await?;
+    }
     audit::append(
         &mut tx,
         AuditEntry {

@@ -13,8 +13,10 @@ pub mod allowlists;
 pub mod audit;
 pub mod crawl_credentials;
 pub mod jobs;
+pub mod monitor;
 pub mod sessions;
 pub mod versions;
+pub mod webhooks;
 
 #[cfg(test)]
 mod schema_tests;

@@ -61,6 +61,7 @@ impl TestApp {
         let reviewer_token = Self::token(&db, Role::Reviewer, "test-reviewer").await;
         let mut worker = gatehouse::startup::worker_config(&config).expect("worker settings");
         worker.backoff_base = Duration::from_millis(0);
+        worker.allowlists = running.state().map(|s| s.allowlists.clone());
         TestApp {
             address,
             db,

@@ -151,6 +151,7 @@ pub async fn version_detail(
 ) -> Result<Value, AppError> {
     let d = read::read_version(&state.db, Reader::Reviewer, name, version).await?;
     let v = &d.version;
+    let watched = crate::storage::monitor::read(&state.db, &v.id).await?;
     let scan = d.scan.as_ref();
     Ok(json!({
         "name": v.server_name,
@@ -167,6 +168,7 @@ pub async fn version_detail(
         "findings": d.findings(),
         "summary": d.report().map(|r| &r.summary),
         "diff": d.diff.as_ref().map(|diff| json!({"against": diff.against.version, "changes": diff.changes})),
+        "monitor": watched.as_ref().map(super::monitor::verdict),
         "approval": d.approval.as_ref().map(|a| json!({
             "tools": a.tools, "audiences": a.audiences, "note": a.note, "approvedBy": a.approved_by, "approvedAt": a.approved_at,
         })),

@@ -4,10 +4,12 @@
 pub mod admin;
 pub mod allowlist;
 pub mod credentials;
+pub mod monitor;
 pub mod ops;
 pub mod publish;
 pub mod publisher;
 pub mod servers;
+pub mod webhooks;
 
 use axum::body::Bytes;
 use axum::http::HeaderMap;
@@ -45,6 +47,8 @@ pub fn routes() -> ApiRouter {
         .merge(ops::router())
         .merge(allowlist::router())
         .merge(credentials::router())
+        .merge(monitor::router())
+        .merge(webhooks::router())
 }
 
 /// Whether a request declares a JSON body (`application/json` or `application/*+json`).
