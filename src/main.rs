@@ -18,6 +18,7 @@ fn main() {
             None | Some(Command::Serve(_)) => cli::serve::run_serve(config).await,
             Some(Command::Worker(_)) => cli::serve::run_worker(config).await,
             Some(Command::Scan(args)) => return cli::scan::run_scan(args, config).await,
+            Some(Command::Call(args)) => return cli::call::run(args, config).await,
             Some(Command::Rules(args)) => return cli::scan::run_rules(args),
             Some(Command::Keys(cmd)) => return cli::keys::run(cmd, config).await,
             Some(Command::Verify(args)) => return cli::verify::run(args, config).await,

@@ -293,6 +293,9 @@ pub mod crawl_codes {
     pub const AUTH: &str = "auth";
     /// A message repeats a key inside one object, so parsers disagree on what it says.
     pub const DUPLICATE_KEY: &str = "duplicate_key";
+    /// `gatehouse call` only (never in a crawl's snapshot): the server answered
+    /// `tools/call` with an error status or a JSON-RPC error, or declared no tools.
+    pub const CALL_FAILED: &str = "call_failed";
 }
 
 /// Which capability a finding or anomaly is about (docs/DESIGN.md §6 `target`).

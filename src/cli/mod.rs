@@ -5,6 +5,7 @@
 //! other modules know nothing of the command line.
 
 pub mod admin;
+pub mod call;
 pub mod demo;
 pub mod keys;
 pub mod scan;
@@ -19,8 +20,10 @@ use crate::config::{Config, ServerArgs};
 pub const EXIT_OK: i32 = 0;
 /// Exit code of `scan` when a high or critical finding exists.
 pub const EXIT_FINDINGS: i32 = 1;
-/// Exit code for usage errors and crawl failures.
+/// Exit code for usage errors and crawl failures (for `call`: bad input).
 pub const EXIT_USAGE: i32 = 2;
+/// Exit code of `call` when the call was made and failed (docs/DESIGN.md §4).
+pub const EXIT_CALL_FAILED: i32 = 3;
 
 /// Gatehouse: a trusted registry for MCP servers.
 #[derive(Parser, Debug)]
@@ -98,6 +101,8 @@ pub enum Command {
     Worker(ServerArgs),
     /// Crawl one live server (or read a saved snapshot), analyse it and print the report.
     Scan(scan::ScanArgs),
+    /// Call one tool of a live server and print its result (exit 0 result, 2 bad input, 3 failed call).
+    Call(call::CallArgs),
     /// Print the rule catalogue, one rule a line.
     Rules(scan::RulesArgs),
     /// Manage users and admin tokens.

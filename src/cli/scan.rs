@@ -1,4 +1,5 @@
-//! `gatehouse scan` and `gatehouse rules`: the scanner without a server.
+//! `gatehouse scan` and `gatehouse rules`: the scanner without a server; and
+//! [`ConnectArgs`], the flags for reaching a live server that `call` shares.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -28,6 +29,21 @@ pub struct ScanArgs {
     /// Analyse a saved Snapshot file instead of crawling.
     #[arg(long)]
     pub snapshot: Option<PathBuf>,
+    /// How to reach the server: headers, transport, era, OAuth credentials.
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// TOML rules file (overrides the global `--rules-file`).
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+}
+
+/// How a command reaches a live server: the flags `scan` and `call` share
+/// (docs/DESIGN.md §4), turned into [`CrawlOptions`] by [`ConnectArgs::options`].
+#[derive(Args, Debug)]
+pub struct ConnectArgs {
     /// Extra request header, `'Name: value'` (repeatable).
     #[arg(long = "header", short = 'H')]
     pub headers: Vec<String>,
@@ -47,12 +63,6 @@ pub struct ScanArgs {
     /// PKCS#8 PEM private key for `private_key_jwt` client authentication.
     #[arg(long, group = "client_auth", requires = "client_id")]
     pub client_key: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// TOML rules file (overrides the global `--rules-file`).
-    #[arg(long)]
-    pub rules: Option<PathBuf>,
 }
 
 /// `--transport` values.
@@ -129,7 +139,7 @@ pub async fn run_scan(args: &ScanArgs, config: &crate::config::Config) -> i32 {
         },
         (None, None) if !args.command.is_empty() => {
             let options = CrawlOptions {
-                era: era_choice(args.era),
+                era: era_choice(args.connect.era),
                 network: NetPolicy::allow_all(),
                 progress: std::io::stderr().is_terminal(),
                 ..CrawlOptions::default()
@@ -215,57 +225,68 @@ async fn crawl(
     args: &ScanArgs,
     config: &crate::config::Config,
 ) -> Result<Snapshot, String> {
-    let mut headers = Vec::new();
-    for h in &args.headers {
-        let (name, value) = h
-            .split_once(':')
-            .ok_or_else(|| format!("header {h:?} is not 'Name: value'"))?;
-        headers.push((name.trim().to_string(), value.trim().to_string()));
-    }
-    let network = NetPolicy::from_config(config.scan_allow_private.as_deref())?;
-    let oauth = match &args.client_id {
-        None => None,
-        Some(client_id) => {
-            let auth = if let Some(path) = &args.client_key {
-                let pem = std::fs::read_to_string(path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-                discovery::key_algorithm(&pem).map_err(|e| format!("{}: {e}", path.display()))?;
-                ClientAuth::PrivateKey(pem)
-            } else {
-                // The secret never appears on the command line, where `ps` would show it.
-                let mut line = String::new();
-                std::io::stdin()
-                    .read_line(&mut line)
-                    .map_err(|e| format!("reading the client secret from stdin: {e}"))?;
-                let secret = line.trim_end_matches(['\r', '\n']).to_string();
-                if secret.is_empty() {
-                    return Err("--client-secret-stdin: standard input held no secret".into());
-                }
-                ClientAuth::Secret(secret)
-            };
-            Some(OAuthCredentials {
-                client_id: client_id.clone(),
-                auth,
-                issuer: None,
-            })
-        }
-    };
-    let options = CrawlOptions {
-        transport: match args.transport {
-            TransportArg::Auto => TransportChoice::Auto,
-            TransportArg::StreamableHttp => TransportChoice::StreamableHttp,
-            TransportArg::Sse => TransportChoice::Sse,
-        },
-        era: era_choice(args.era),
-        oauth,
-        headers,
-        network,
-        progress: std::io::stderr().is_terminal(),
-        ..CrawlOptions::default()
-    };
+    let options = args.connect.options(config)?;
     discovery::crawl(url, &options)
         .await
         .map_err(|e| e.to_string())
+}
+
+impl ConnectArgs {
+    /// The options of a crawl or a call: the headers, the OAuth credentials
+    /// (the secret from stdin, never the command line), the transport and era,
+    /// and the network policy of `GATEHOUSE_SCAN_ALLOW_PRIVATE`. An `Err` is bad
+    /// input: a malformed header, an unreadable key, an invalid policy.
+    pub fn options(&self, config: &crate::config::Config) -> Result<CrawlOptions, String> {
+        let mut headers = Vec::new();
+        for h in &self.headers {
+            let (name, value) = h
+                .split_once(':')
+                .ok_or_else(|| format!("header {h:?} is not 'Name: value'"))?;
+            headers.push((name.trim().to_string(), value.trim().to_string()));
+        }
+        let network = NetPolicy::from_config(config.scan_allow_private.as_deref())?;
+        let oauth = match &self.client_id {
+            None => None,
+            Some(client_id) => {
+                let auth = if let Some(path) = &self.client_key {
+                    let pem = std::fs::read_to_string(path)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    discovery::key_algorithm(&pem)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    ClientAuth::PrivateKey(pem)
+                } else {
+                    // The secret never appears on the command line, where `ps` would show it.
+                    let mut line = String::new();
+                    std::io::stdin()
+                        .read_line(&mut line)
+                        .map_err(|e| format!("reading the client secret from stdin: {e}"))?;
+                    let secret = line.trim_end_matches(['\r', '\n']).to_string();
+                    if secret.is_empty() {
+                        return Err("--client-secret-stdin: standard input held no secret".into());
+                    }
+                    ClientAuth::Secret(secret)
+                };
+                Some(OAuthCredentials {
+                    client_id: client_id.clone(),
+                    auth,
+                    issuer: None,
+                })
+            }
+        };
+        Ok(CrawlOptions {
+            transport: match self.transport {
+                TransportArg::Auto => TransportChoice::Auto,
+                TransportArg::StreamableHttp => TransportChoice::StreamableHttp,
+                TransportArg::Sse => TransportChoice::Sse,
+            },
+            era: era_choice(self.era),
+            oauth,
+            headers,
+            network,
+            progress: std::io::stderr().is_terminal(),
+            ..CrawlOptions::default()
+        })
+    }
 }
 
 fn era_choice(era: EraArg) -> EraChoice {

@@ -28,6 +28,10 @@
 //!
 //! A 401 from the server, in either era, starts the OAuth flow of `oauth.rs`
 //! when credentials were given, and the request is sent once more with the token.
+//!
+//! [`call`] (`gatehouse call`, and the gateway to come) goes through steps 1,
+//! 2 and 4 in the same way and sends one `tools/call`, of the tool its caller
+//! named, in place of step 3. A crawl never does.
 
 use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
@@ -50,6 +54,9 @@ use crate::snapshot::{
     AuthInfo, CacheHint, CrawlError, CrawlInfo, Implementation, Prompt, Resource, ResourceTemplate,
     Snapshot, Target, TargetKind, Tool, crawl_codes,
 };
+
+/// The one method that runs server code: sent by [`call`] only, never by a crawl.
+const TOOLS_CALL: &str = "tools/call";
 
 /// `UnsupportedProtocolVersionError` (MCP 2026-07-28, Basic §Error Codes).
 const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
@@ -145,6 +152,8 @@ struct Crawler {
     deadline: Instant,
     next_id: u64,
     progress: bool,
+    /// The command in progress lines: `scan` or `call`.
+    label: &'static str,
     errors: Vec<CrawlError>,
     pages: BTreeMap<String, u32>,
     /// `crawl.cache`: the caching hints of each modern list.
@@ -180,10 +189,51 @@ enum Probe {
 
 /// Runs one crawl (the body of [`super::crawl`]).
 pub(crate) async fn run(url: &str, options: &CrawlOptions) -> Result<Snapshot, CrawlFailure> {
+    run_on(checked_url(url, options)?, None, options).await
+}
+
+/// `url` parsed and judged by the network policy before anything is sent.
+fn checked_url(url: &str, options: &CrawlOptions) -> Result<Url, CrawlFailure> {
     let url = Url::parse(url)
         .map_err(|e| final_failure(crawl_codes::TRANSPORT, format!("invalid URL: {e}")))?;
     check_url(&url, &options.network).map_err(|e| final_failure(crawl_codes::TRANSPORT, e))?;
-    run_on(url, None, options).await
+    Ok(url)
+}
+
+/// Calls one tool (the body of [`super::call_tool`]): the same era probe and
+/// opening as a crawl, the same session, headers, credentials, policy and
+/// bounds, then `tools/call` and nothing else — no list, no other tool.
+///
+/// An older server may end the call's SSE stream before the response (after a
+/// priming event with an `id` and a `retry`): `Transport::request` then waits
+/// the `retry` delay and resumes with a GET carrying `Last-Event-ID`, on which
+/// the server redelivers the response (MCP 2025-11-25, basic/transports.mdx
+/// §Resumability and Redelivery) — the resumption a list's stream gets. At
+/// 2026-07-28 a broken stream is neither resumed nor, for a call, re-issued.
+pub(crate) async fn call(
+    url: &str,
+    tool: &str,
+    arguments: Option<serde_json::Map<String, Value>>,
+    options: &CrawlOptions,
+) -> Result<Value, CrawlFailure> {
+    let url = checked_url(url, options)?;
+    let started = Instant::now();
+    let mut crawler = Crawler::new(&url, None, options, "call")?;
+    let (mut transport, opening) = crawler.open(url.clone(), options).await?;
+    let outcome = crawler
+        .call_tool(&mut transport, opening, tool, arguments)
+        .await;
+    crawler.close(transport).await;
+    // The host only, as for a crawl; the tool's arguments and result are not logged.
+    tracing::info!(
+        host = url.host_str().unwrap_or_default(),
+        transport = crawler.transport_name,
+        ok = outcome.is_ok(),
+        bytes = crawler.link.meter.used,
+        duration_ms = started.elapsed().as_millis() as u64,
+        "tool call finished"
+    );
+    outcome
 }
 
 /// Runs one crawl of a server process over stdio (the body of [`super::crawl_stdio`]).
@@ -211,46 +261,8 @@ async fn run_on(
     options: &CrawlOptions,
 ) -> Result<Snapshot, CrawlFailure> {
     let started = Instant::now();
-    let limits = options.limits.clone();
-    let headers = header_map(&options.headers)?;
     let url_host = url.host_str().unwrap_or_default().to_string();
-    let client = guarded_client(
-        &options.network,
-        limits.request_timeout,
-        limits.max_redirects,
-        // Credentials or caller headers must not follow a redirect elsewhere.
-        !options.headers.is_empty() || options.oauth.is_some(),
-    )
-    .map_err(|e| failure(crawl_codes::TRANSPORT, e))?;
-    let mut crawler = Crawler {
-        link: Link {
-            client,
-            policy: options.network.clone(),
-            headers,
-            meter: Meter {
-                used: 0,
-                max_crawl: limits.max_crawl_bytes,
-                max_message: limits.max_message_bytes,
-                values: 0,
-                max_values: limits.max_json_values,
-            },
-            max_depth: limits.max_depth,
-            origin: url.origin(),
-            bearer: None,
-            duplicate_keys: Vec::new(),
-        },
-        deadline: started + limits.deadline,
-        limits,
-        next_id: 0,
-        progress: options.progress,
-        errors: Vec::new(),
-        pages: BTreeMap::new(),
-        cache: BTreeMap::new(),
-        transport_name: "",
-        oauth: OAuthState::new(options.oauth.clone(), url.clone()),
-        unread: Vec::new(),
-        stdio: pipe.map(|p| std::sync::Arc::new(tokio::sync::Mutex::new(p))),
-    };
+    let mut crawler = Crawler::new(&url, pipe, options, "scan")?;
 
     let (mut transport, opening) = crawler.open(url.clone(), options).await?;
     let era = match opening {
@@ -320,6 +332,58 @@ async fn run_on(
         unread: std::mem::take(&mut crawler.unread),
     });
     Ok(snapshot)
+}
+
+impl Crawler {
+    /// A crawler for `url` (or `pipe`) with the caller's headers, credentials,
+    /// policy and bounds; `label` names the command in progress lines.
+    fn new(
+        url: &Url,
+        pipe: Option<StdioPipe>,
+        options: &CrawlOptions,
+        label: &'static str,
+    ) -> Result<Crawler, CrawlFailure> {
+        let limits = options.limits.clone();
+        let headers = header_map(&options.headers)?;
+        let client = guarded_client(
+            &options.network,
+            limits.request_timeout,
+            limits.max_redirects,
+            // Credentials or caller headers must not follow a redirect elsewhere.
+            !options.headers.is_empty() || options.oauth.is_some(),
+        )
+        .map_err(|e| failure(crawl_codes::TRANSPORT, e))?;
+        Ok(Crawler {
+            link: Link {
+                client,
+                policy: options.network.clone(),
+                headers,
+                meter: Meter {
+                    used: 0,
+                    max_crawl: limits.max_crawl_bytes,
+                    max_message: limits.max_message_bytes,
+                    values: 0,
+                    max_values: limits.max_json_values,
+                },
+                max_depth: limits.max_depth,
+                origin: url.origin(),
+                bearer: None,
+                duplicate_keys: Vec::new(),
+            },
+            deadline: Instant::now() + limits.deadline,
+            limits,
+            next_id: 0,
+            progress: options.progress,
+            label,
+            errors: Vec::new(),
+            pages: BTreeMap::new(),
+            cache: BTreeMap::new(),
+            transport_name: "",
+            oauth: OAuthState::new(options.oauth.clone(), url.clone()),
+            unread: Vec::new(),
+            stdio: pipe.map(|p| std::sync::Arc::new(tokio::sync::Mutex::new(p))),
+        })
+    }
 }
 
 /// A failure that may not recur (network, server).
@@ -426,7 +490,7 @@ impl Crawler {
     fn say(&self, what: std::fmt::Arguments<'_>) {
         // Only our own words reach the terminal: server text could carry escape sequences.
         if self.progress {
-            eprintln!("gatehouse scan: {what}");
+            eprintln!("gatehouse {}: {what}", self.label);
         }
     }
 
@@ -477,8 +541,14 @@ impl Crawler {
             }
             match answer {
                 // 2026-07-28, Streamable HTTP §Receiving Messages: a broken response
-                // stream loses the request; it is re-issued once under a new id.
-                Err(Fault::StreamEnded) if transport.modern_version().is_some() && !reissued => {
+                // stream loses the request; it is re-issued once under a new id —
+                // except a tool call, which may have run: running it twice is
+                // not the caller's to risk.
+                Err(Fault::StreamEnded)
+                    if transport.modern_version().is_some()
+                        && !reissued
+                        && method != TOOLS_CALL =>
+                {
                     reissued = true;
                 }
                 // A 401: obtain a token (or a fresh one) and send the request once more.
@@ -861,22 +931,7 @@ impl Crawler {
 
     /// Sends `notifications/initialized` and lists every declared category.
     async fn list_declared(&mut self, transport: &mut Transport, snapshot: &mut Snapshot) {
-        let timeout = self.limits.request_timeout;
-        // The modern era has no handshake to complete (2026-07-28 changelog, major change 2).
-        let notified = if transport.modern_version().is_some() {
-            Ok(())
-        } else {
-            let link = &mut self.link;
-            let send = transport.notify(link, "notifications/initialized");
-            bounded_at(
-                "notifications/initialized",
-                timeout,
-                self.deadline,
-                self.limits.deadline,
-                send,
-            )
-            .await
-        };
+        let notified = self.initialized(transport).await;
         let plan = declared_lists(snapshot);
         if let Err(fault) = notified {
             self.record(
@@ -903,6 +958,118 @@ impl Crawler {
             }
             stopped = flow == Flow::Stop;
         }
+    }
+
+    /// The body of [`call`] once the conversation is open: an older server's
+    /// version check and `notifications/initialized`, the `tools` capability
+    /// (2025-11-25, Server Features/Tools §Capabilities), then `tools/call`.
+    async fn call_tool(
+        &mut self,
+        transport: &mut Transport,
+        opening: Opening,
+        tool: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+    ) -> Result<Value, CrawlFailure> {
+        let capabilities = match opening {
+            Opening::Modern { discover, .. } => discover.get("capabilities").cloned(),
+            Opening::Legacy(init) => {
+                let version = init.get("protocolVersion").and_then(Value::as_str);
+                match version {
+                    Some(v) if SUPPORTED_PROTOCOL_VERSIONS.contains(&v) => {
+                        transport.set_protocol_version(v);
+                    }
+                    _ => {
+                        return Err(failure(
+                            crawl_codes::PROTOCOL_VERSION,
+                            format!(
+                                "the server answered initialize with protocol version {:?}; supported: {}",
+                                version.map_or("(none)".into(), |v| cut(v, MAX_VERSION_LEN)),
+                                SUPPORTED_PROTOCOL_VERSIONS.join(", ")
+                            ),
+                        ));
+                    }
+                }
+                if let Err(fault) = self.initialized(transport).await {
+                    return Err(self.call_failure("notifications/initialized", fault));
+                }
+                init.get("capabilities").cloned()
+            }
+        };
+        let declared = capabilities
+            .as_ref()
+            .and_then(|c| c.get("tools"))
+            .is_some_and(Value::is_object);
+        if !declared {
+            return Err(failure(
+                crawl_codes::CALL_FAILED,
+                "the server declared no tools capability; tools/call was not sent",
+            ));
+        }
+        self.say(format_args!("tools/call"));
+        let mut params = serde_json::Map::new();
+        params.insert("name".into(), Value::String(tool.to_string()));
+        if let Some(arguments) = arguments {
+            params.insert("arguments".into(), Value::Object(arguments));
+        }
+        let result = match self
+            .request(transport, TOOLS_CALL, Some(Value::Object(params)))
+            .await
+        {
+            Ok(result) => result,
+            Err(fault) => return Err(self.call_failure(TOOLS_CALL, fault)),
+        };
+        // A multi-round-trip result (`input_required`) would need answers this
+        // client does not give (2026-07-28 changelog, major change 8).
+        match result.get("resultType") {
+            None => Ok(result),
+            Some(Value::String(kind)) if kind == "complete" => Ok(result),
+            Some(other) => {
+                let shown = match other {
+                    Value::String(text) => format!("{:?}", cut(text, 64)),
+                    _ => "a non-string value".into(),
+                };
+                Err(failure(
+                    crawl_codes::RESULT_TYPE,
+                    format!(
+                        "tools/call: resultType is {shown}, not \"complete\"; this client answers no server requests"
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// The failure of a call whose `step` went wrong with `fault`.
+    fn call_failure(&self, step: &str, fault: Fault) -> CrawlFailure {
+        let message = format!("{step}: {fault}");
+        match fault {
+            Fault::Unauthorized { challenge } => self.auth_failure(&challenge),
+            Fault::Bound(_) => failure(crawl_codes::BOUND, message),
+            Fault::Transport(_) => failure(crawl_codes::TRANSPORT, message),
+            Fault::Refused(_) => final_failure(crawl_codes::TRANSPORT, message),
+            Fault::Invalid(_) | Fault::StreamEnded => {
+                failure(crawl_codes::INVALID_RESPONSE, message)
+            }
+            Fault::Status(_) | Fault::Rpc { .. } => failure(crawl_codes::CALL_FAILED, message),
+        }
+    }
+
+    /// Completes an older server's handshake with `notifications/initialized`;
+    /// the modern era has none (2026-07-28 changelog, major change 2).
+    async fn initialized(&mut self, transport: &mut Transport) -> Result<(), Fault> {
+        if transport.modern_version().is_some() {
+            return Ok(());
+        }
+        let timeout = self.limits.request_timeout;
+        let link = &mut self.link;
+        let send = transport.notify(link, "notifications/initialized");
+        bounded_at(
+            "notifications/initialized",
+            timeout,
+            self.deadline,
+            self.limits.deadline,
+            send,
+        )
+        .await
     }
 
     /// Fetches every page of one list into `out`.

@@ -6,7 +6,10 @@
 //! `initialize` handshake of 2025-11-25 and earlier as the fallback), lists
 //! every category the server declared, page by page, and returns what it found
 //! as a [`Snapshot`] (DESIGN.md §6, §8). It never calls a tool, reads a
-//! resource or gets a prompt. A server behind OAuth is crawled with a token
+//! resource or gets a prompt. [`call_tool`] is the one exception, and a
+//! separate entry point: it calls the one tool its caller names (`gatehouse
+//! call`, the gateway), over the same transports, eras, policy, bounds and
+//! credentials as a crawl. A server behind OAuth is crawled with a token
 //! from the client-credentials grant when [`CrawlOptions::oauth`] is set
 //! (`oauth.rs`). [`crawl_stdio`] does the same with a server started as a
 //! child process, over stdio (`stdio.rs`).
@@ -20,7 +23,8 @@
 //! (including redirects) nor the per-message and per-crawl byte bounds while
 //! reading, nor the JSON depth bound before parsing. Those are the point of a
 //! scanner that talks to hostile servers, and the client side of the protocol
-//! we need is small (initialize, one notification, four list methods), so it is
+//! we need is small (initialize, one notification, four list methods, and
+//! `tools/call` for [`call_tool`]), so it is
 //! written here: `http.rs` (guarded client, byte meter), `sse.rs` (bounded
 //! SSE parser), `jsonrpc.rs` (framing, depth check), `transport.rs` (Streamable
 //! HTTP and legacy HTTP+SSE), `crawler.rs` (lifecycle, pagination, validation).
@@ -227,6 +231,15 @@ pub struct CrawlFailure {
     pub auth: Option<crate::snapshot::AuthInfo>,
 }
 
+impl CrawlFailure {
+    /// Whether the URL, a header or the network policy refused the request
+    /// (before it was sent, or on a resolved address or redirect): what the
+    /// caller asked for is not allowed, rather than the server having failed.
+    pub fn refused(&self) -> bool {
+        !self.retryable && self.code == crate::snapshot::crawl_codes::TRANSPORT
+    }
+}
+
 /// The protocol version offered in `initialize`.
 pub const OFFERED_PROTOCOL_VERSION: &str = "2025-11-25";
 
@@ -254,4 +267,24 @@ pub async fn crawl_stdio(
     options: &CrawlOptions,
 ) -> Result<Snapshot, CrawlFailure> {
     crawler::run_stdio(command, options).await
+}
+
+/// Calls the tool `name` of the server at `url` with `arguments` and returns the
+/// `CallToolResult` object as the server sent it. The conversation is opened as
+/// for [`crawl`] (era probe, `initialize` and `notifications/initialized` for an
+/// older server, the session closed at the end), with the same headers, OAuth
+/// credentials, network policy and bounds (`options.limits`: the call is one
+/// request under `request_timeout`). Only a server that declared `tools` is
+/// called, and only the tool named; nothing is listed. An SSE response that
+/// ends before the answer is resumed with `Last-Event-ID` after the server's
+/// `retry` delay (MCP 2025-11-25, basic/transports.mdx §Resumability and
+/// Redelivery). A result with `isError: true` is a result (the tool ran and
+/// failed); an error answer is an `Err` with code `call_failed`.
+pub async fn call_tool(
+    url: &str,
+    name: &str,
+    arguments: Option<serde_json::Map<String, serde_json::Value>>,
+    options: &CrawlOptions,
+) -> Result<serde_json::Value, CrawlFailure> {
+    crawler::call(url, name, arguments, options).await
 }

@@ -11,8 +11,9 @@
 //!   server's `retry` delay (2025-11-25, Transports §Resumability and Redelivery).
 //! - Streamable HTTP at revision 2026-07-28 ("modern"; Transports §Streamable
 //!   HTTP): no session and no GET stream; every POST carries
-//!   `MCP-Protocol-Version` and `Mcp-Method` (§Standard Request Headers, and
-//!   `Mcp-Name` only for the call/read/get methods a crawl never sends); an
+//!   `MCP-Protocol-Version` and `Mcp-Method` (§Standard Request Headers), and
+//!   `Mcp-Name` on the one addressed method sent here, the `tools/call` of
+//!   `gatehouse call` (a crawl never sends it); an
 //!   error status carries a JSON-RPC error body that tells a modern server from
 //!   an older one (§Backward Compatibility), so it is read, within bounds. A
 //!   broken response stream is not resumable: the crawler re-issues the request.
@@ -301,6 +302,7 @@ impl Transport {
             pipe.send(&jsonrpc::request(id, method, params)).await?;
             return pipe.answer(link, id).await;
         }
+        let name = mcp_name(method, params.as_ref());
         let body = serde_json::to_vec(&jsonrpc::request(id, method, params))
             .expect("a request serialises");
         match self {
@@ -310,14 +312,14 @@ impl Transport {
                 protocol,
                 modern,
             } => {
-                let mcp_method = modern.then_some(method);
+                let routing = modern.then(|| Routing { method, name });
                 let request = post(
                     link,
                     url.clone(),
                     body,
                     session.as_ref(),
                     protocol.as_ref(),
-                    mcp_method,
+                    routing,
                 );
                 let mut response = if *modern {
                     link.send_modern(request).await?
@@ -481,14 +483,50 @@ fn unauthorized(response: &Response) -> Fault {
     Fault::Unauthorized { challenge }
 }
 
-/// A POST of one JSON-RPC message; `mcp_method` adds the modern `Mcp-Method` header.
+/// The modern routing headers of one request (2026-07-28, Transports §Standard
+/// Request Headers): `Mcp-Method` always, `Mcp-Name` for an addressed method.
+struct Routing<'a> {
+    method: &'a str,
+    name: Option<HeaderValue>,
+}
+
+/// The `Mcp-Name` value of `method` (2026-07-28, Transports §Standard Request
+/// Headers): `params.name` of `tools/call` and `prompts/get`, `params.uri` of
+/// `resources/read`, none for other methods.
+fn mcp_name(method: &str, params: Option<&Value>) -> Option<HeaderValue> {
+    let key = match method {
+        "tools/call" | "prompts/get" => "name",
+        "resources/read" => "uri",
+        _ => return None,
+    };
+    let value = params?.get(key)?.as_str()?;
+    HeaderValue::from_str(&header_safe(value)).ok()
+}
+
+/// A value as a header carries it (§Value Encoding): printable ASCII without
+/// leading or trailing whitespace as is; anything else, and a plain value that
+/// looks like the sentinel, as `=?base64?{standard Base64 of the UTF-8}?=`.
+fn header_safe(value: &str) -> String {
+    use base64::Engine as _;
+    let plain = value.bytes().all(|b| (0x20..=0x7e).contains(&b))
+        && value.trim() == value
+        && !(value.starts_with("=?base64?") && value.ends_with("?="));
+    if plain {
+        value.to_string()
+    } else {
+        let encoded = base64::engine::general_purpose::STANDARD.encode(value.as_bytes());
+        format!("=?base64?{encoded}?=")
+    }
+}
+
+/// A POST of one JSON-RPC message; `routing` adds the modern routing headers.
 fn post(
     link: &Link,
     url: Url,
     body: Vec<u8>,
     session: Option<&HeaderValue>,
     protocol: Option<&HeaderValue>,
-    mcp_method: Option<&str>,
+    routing: Option<Routing<'_>>,
 ) -> reqwest::RequestBuilder {
     let mut request = link
         .builder(reqwest::Method::POST, url)
@@ -501,9 +539,12 @@ fn post(
     if let Some(protocol) = protocol {
         request = request.header("mcp-protocol-version", protocol.clone());
     }
-    // Method names are ours (ASCII), so the header never needs the Base64 form.
-    if let Some(method) = mcp_method {
-        request = request.header("mcp-method", method);
+    if let Some(routing) = routing {
+        // Method names are ours (ASCII), so this header never needs the Base64 form.
+        request = request.header("mcp-method", routing.method);
+        if let Some(name) = routing.name {
+            request = request.header("mcp-name", name);
+        }
     }
     request
 }
@@ -529,4 +570,20 @@ fn session_id(response: &Response) -> Result<Option<HeaderValue>, Fault> {
         ));
     }
     Ok(Some(value.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mcp_name_is_plain_for_safe_names_and_base64_otherwise() {
+        let params = serde_json::json!({"name": "get_weather"});
+        let name = mcp_name("tools/call", Some(&params)).unwrap();
+        assert_eq!(name, "get_weather");
+        assert_eq!(header_safe("wétter"), "=?base64?d8OpdHRlcg==?=");
+        assert_eq!(header_safe(" padded"), "=?base64?IHBhZGRlZA==?=");
+        assert!(header_safe("=?base64?x?=").starts_with("=?base64?PT9"));
+        assert!(mcp_name("tools/list", Some(&params)).is_none());
+    }
 }

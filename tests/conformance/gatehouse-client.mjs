@@ -9,6 +9,11 @@
 //
 // and exits 0 when the scan ran (with or without findings), else with
 // gatehouse's own code. GATEHOUSE_BIN names the binary under test.
+//
+// Scenario sse-retry tests what happens on a tools/call, which a scan never
+// sends (a crawl only lists): after the scan, the first tool its JSON report
+// lists is called with `gatehouse call URL TOOL`, whose exit code (0 on a
+// result) is then the wrapper's.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,11 +43,32 @@ if (context.client_id) {
 }
 // The runner's servers listen on localhost: allow private addresses for this scan only.
 const env = { ...process.env, GATEHOUSE_SCAN_ALLOW_PRIVATE: "1" };
-const run = spawnSync(bin, args, { input, env, stdio: ["pipe", "inherit", "inherit"] });
+const callTool = process.env.MCP_CONFORMANCE_SCENARIO === "sse-retry";
+// The report goes to the runner's log as before; for sse-retry it is also read here.
+const run = spawnSync(bin, args, {
+  input,
+  env,
+  stdio: ["pipe", callTool ? "pipe" : "inherit", "inherit"],
+  maxBuffer: 64 << 20,
+});
 if (keyDir) rmSync(keyDir, { recursive: true, force: true });
 if (run.error) {
   console.error(`gatehouse-client: ${run.error.message}`);
   process.exit(2);
 }
 // 1 means "high findings": the scan itself succeeded.
-process.exit(run.status === 0 || run.status === 1 ? 0 : run.status ?? 2);
+const scanned = run.status === 0 || run.status === 1;
+if (!callTool || !scanned) process.exit(scanned ? 0 : run.status ?? 2);
+
+process.stdout.write(run.stdout);
+const tool = JSON.parse(run.stdout.toString("utf8")).snapshot?.tools?.[0]?.name;
+if (!tool) {
+  console.error("gatehouse-client: the scan listed no tool to call");
+  process.exit(2);
+}
+const call = spawnSync(bin, ["call", url, tool], { env, stdio: ["ignore", "inherit", "inherit"] });
+if (call.error) {
+  console.error(`gatehouse-client: ${call.error.message}`);
+  process.exit(2);
+}
+process.exit(call.status ?? 2);

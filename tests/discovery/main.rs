@@ -7,6 +7,7 @@
 #[path = "../support/mcp_fixtures.rs"]
 mod mcp_fixtures;
 
+mod call;
 mod cli;
 mod crawl;
 mod hostile;

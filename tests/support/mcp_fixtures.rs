@@ -76,9 +76,9 @@ pub enum FixtureKind {
     /// `server/discover`, refuses `initialize` with a 400 naming its versions,
     /// and adds `resultType`, `ttlMs` and `cacheScope` to its results.
     HostileModern(Hostility),
-    /// Streamable HTTP (2025-11-25) whose `tools/list` SSE response ends after a
-    /// priming event (`id`, `retry: 300`); the answer comes on the GET that
-    /// resumes the stream with `Last-Event-ID`.
+    /// Streamable HTTP (2025-11-25) whose `tools/list` and `tools/call` SSE
+    /// responses end after a priming event (`id`, `retry: 300`); the answer
+    /// comes on the GET that resumes the stream with `Last-Event-ID`.
     ResumableSse,
     /// The `Everything` server behind OAuth: every MCP request without a token
     /// from the authorisation server at `issuer` is refused with 401 and a
@@ -156,6 +156,8 @@ pub struct LoggedRequest {
     pub headers: Vec<(String, String)>,
     /// The body parsed as JSON, when it was JSON.
     pub body: Option<Value>,
+    /// When it arrived.
+    pub at: std::time::Instant,
 }
 
 type RequestLog = Arc<Mutex<Vec<LoggedRequest>>>;
@@ -236,6 +238,7 @@ pub async fn spawn_fixture_on(ip: IpAddr, kind: FixtureKind) -> Fixture {
 
 async fn record_request(State(log): State<RequestLog>, request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
+    let at = std::time::Instant::now();
     let bytes = axum::body::to_bytes(body, 16 << 20)
         .await
         .unwrap_or_default();
@@ -268,6 +271,7 @@ async fn record_request(State(log): State<RequestLog>, request: Request, next: N
             })
             .collect(),
         body: json,
+        at,
     });
     next.run(Request::from_parts(parts, Body::from(bytes)))
         .await
@@ -884,21 +888,29 @@ async fn resumable_post(body: Bytes) -> Response {
         "tools/list" => sse_response(Body::from(format!(
             "id: tools-{id}\nretry: 300\ndata: \n\n"
         ))),
+        "tools/call" => sse_response(Body::from(format!("id: call-{id}\nretry: 300\ndata: \n\n"))),
         _ => json_response(rpc_error(id, -32601, "method not found").to_string()),
     }
 }
 
 /// The resumed stream: the answer to the request the `Last-Event-ID` names.
 async fn resumable_get(headers: HeaderMap) -> Response {
-    let Some(id) = headers
+    let last = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("tools-"))
-        .and_then(|v| v.parse::<u64>().ok())
-    else {
+        .unwrap_or_default();
+    let (id, result) = if let Some(id) = last.strip_prefix("call-") {
+        let text = json!([{"type": "text", "text": "resumed call"}]);
+        (id, json!({"content": text, "isError": false}))
+    } else if let Some(id) = last.strip_prefix("tools-") {
+        (id, json!({"tools": [one_tool("resumed")]}))
+    } else {
         return StatusCode::METHOD_NOT_ALLOWED.into_response();
     };
-    let message = json!({"jsonrpc": "2.0", "id": id, "result": {"tools": [one_tool("resumed")]}});
+    let Ok(id) = id.parse::<u64>() else {
+        return StatusCode::METHOD_NOT_ALLOWED.into_response();
+    };
+    let message = json!({"jsonrpc": "2.0", "id": id, "result": result});
     sse_response(Body::from(format!(
         "id: tools-{id}-2\nevent: message\ndata: {message}\n\n"
     )))
