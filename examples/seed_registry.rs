@@ -50,7 +50,7 @@ async fn main() -> anyhow::Result<()> {
     let worker = WorkerConfig::new(CrawlOptions::default(), RulesConfig::default());
     let scanned = jobs::run_until_idle(&db, &worker).await?;
     let dir = tempfile_dir();
-    let allowlists = review::allowlists::Publisher::open(&dir, "http://bench.invalid")?;
+    let allowlists = gatehouse::signing::Publisher::open(&dir, "http://bench.invalid")?;
     for (name, version) in published.iter().filter(|_| direct) {
         let v = gatehouse::storage::versions::get_version(&db, name, version)
             .await?

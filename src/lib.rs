@@ -19,6 +19,7 @@ pub mod jobs;
 pub mod monitor;
 pub mod registry;
 pub mod review;
+pub mod signing;
 pub mod snapshot;
 pub mod startup;
 pub mod storage;

@@ -196,7 +196,7 @@ impl Application {
         // Without them it still scans; its monitor jobs fail (and say why).
         if require_keys(config).is_ok() {
             worker.allowlists = Some(std::sync::Arc::new(
-                crate::review::allowlists::Publisher::open(&config.data_dir, &config.public_url())
+                crate::signing::Publisher::open(&config.data_dir, &config.public_url())
                     .context("opening the signing keys")?,
             ));
         }

@@ -34,7 +34,7 @@ pub struct AppState {
     /// Request metrics.
     pub metrics: Arc<metrics::Metrics>,
     /// Signs, stores and caches the allowlists.
-    pub allowlists: Arc<crate::review::allowlists::Publisher>,
+    pub allowlists: Arc<crate::signing::Publisher>,
     /// Rendered pages of the public read API.
     pub page_cache: Arc<PageCache>,
     /// Proxies whose `X-Forwarded-For` names the client (`GATEHOUSE_TRUSTED_PROXIES`);
@@ -87,9 +87,7 @@ impl AppState {
             net,
             public_url: public_url.trim_end_matches('/').into(),
             metrics: Arc::new(metrics::Metrics::new()),
-            allowlists: Arc::new(crate::review::allowlists::Publisher::open(
-                data_dir, public_url,
-            )?),
+            allowlists: Arc::new(crate::signing::Publisher::open(data_dir, public_url)?),
             page_cache: Arc::default(),
             trusted_proxies: Vec::new().into(),
             crawl_secrets: Arc::new(crate::registry::crawl_secrets::Vault::new(data_dir)),

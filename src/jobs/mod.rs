@@ -48,7 +48,7 @@ pub struct WorkerConfig {
     pub secrets: Option<std::sync::Arc<crate::registry::crawl_secrets::Vault>>,
     /// Signs the allowlists a monitor rescan changes; monitor jobs fail
     /// without it (set by `startup`).
-    pub allowlists: Option<std::sync::Arc<crate::review::allowlists::Publisher>>,
+    pub allowlists: Option<std::sync::Arc<crate::signing::Publisher>>,
     /// What a monitor rescan does with drift and unreachable servers.
     pub monitor: crate::monitor::Policy,
 }

@@ -40,8 +40,8 @@ use crate::allowlist::{Risk, pin_instructions, pin_prompt, pin_resource, pin_too
 use crate::analysis::{Finding, Report, ReportServer, Severity};
 use crate::jobs::{self as worker, WorkerConfig};
 use crate::registry::lifecycle::Status;
-use crate::review::allowlists::Publisher;
 use crate::review::diff::{self, Diff};
+use crate::signing::Publisher;
 use crate::snapshot::Snapshot;
 use crate::storage::audit::{self, AuditEntry};
 use crate::storage::jobs::{self, Job};
@@ -419,7 +419,7 @@ fn narrowed(baseline: &Snapshot, dropped: &[Capability]) -> Snapshot {
     s
 }
 
-type Documents = Vec<(String, crate::review::allowlists::SignedDocument)>;
+type Documents = Vec<(String, crate::signing::SignedDocument)>;
 
 /// Applies the policy to a successful rescan inside `tx`; returns the
 /// re-signed documents to cache once committed.

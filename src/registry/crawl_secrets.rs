@@ -404,7 +404,7 @@ async fn store_and_audit(
 /// A version another request moved meanwhile is skipped.
 pub async fn rescan_failed(
     db: &Db,
-    allowlists: &crate::review::allowlists::Publisher,
+    allowlists: &crate::signing::Publisher,
     server: &ServerRef,
     actor: &str,
 ) -> Result<Vec<String>, SecretError> {

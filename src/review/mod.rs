@@ -2,7 +2,6 @@
 //! revoke, rescan. The JSON API and the web UI both call [`act`], so the rules
 //! and the audit trail live in one place.
 
-pub mod allowlists;
 pub mod diff;
 pub mod read;
 
@@ -96,7 +95,7 @@ pub fn valid_audience(a: &str) -> bool {
 /// Applies a decision to `name@version` as `actor`, with its audit row, in one transaction.
 pub async fn act(
     db: &Db,
-    allowlists: &allowlists::Publisher,
+    allowlists: &crate::signing::Publisher,
     name: &str,
     version: &str,
     actor: &str,

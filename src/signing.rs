@@ -1,4 +1,13 @@
-//! Publishing signed allowlists from review decisions.
+//! When and how the signed allowlists are signed, stored and served: the
+//! application's side of `crate::allowlist` (which builds and signs a document
+//! but knows no database). It answers *when* a document is signed:
+//!
+//! - on every decision that changes what an audience may use (approve, revoke,
+//!   suspend, re-approve, the monitor narrowing an approval), inside that
+//!   decision's transaction ([`Publisher::publish_audiences`]);
+//! - before a document expires (the refresher, [`Publisher::run_refresher`],
+//!   re-signs when less than [`RENEW_BEFORE`] is left);
+//! - after a key rotation ([`Publisher::rotate_allowlist_key`]).
 //!
 //! Every decision that changes what an audience may use (approve, revoke,
 //! suspend, re-approve) calls [`Publisher::publish_audiences`] inside the
