@@ -47,24 +47,13 @@ impl std::fmt::Debug for CredentialRow {
     }
 }
 
-/// The server a name designates: `(id, publisher_id, registered name)`.
+/// The server a name designates: `(id, publisher_id, registered name)`, by
+/// the registry's one rule for names ([`super::versions::find_server`]).
 pub async fn server_by_name(
     db: &Db,
     name: &str,
 ) -> Result<Option<(String, String, String)>, sqlx::Error> {
-    let row =
-        sqlx::query("SELECT id, publisher_id, name FROM servers WHERE LOWER(name) = LOWER($1)")
-            .bind(name)
-            .fetch_optional(db.pool())
-            .await?;
-    row.map(|r| {
-        Ok((
-            r.try_get("id")?,
-            r.try_get("publisher_id")?,
-            r.try_get("name")?,
-        ))
-    })
-    .transpose()
+    super::versions::server_named(db.pool(), name).await
 }
 
 /// The stored server.json documents of every version of a server (newest first).

@@ -76,10 +76,18 @@ pub async fn find_server(
     tx: &mut Tx,
     name: &str,
 ) -> Result<Option<(String, String, String)>, sqlx::Error> {
+    server_named(tx.conn(), name).await
+}
+
+/// [`find_server`] outside a transaction (on the pool, or any connection).
+pub async fn server_named<'e>(
+    executor: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    name: &str,
+) -> Result<Option<(String, String, String)>, sqlx::Error> {
     let row =
         sqlx::query("SELECT id, publisher_id, name FROM servers WHERE LOWER(name) = LOWER($1)")
             .bind(name)
-            .fetch_optional(tx.conn())
+            .fetch_optional(executor)
             .await?;
     row.map(|r| {
         Ok((
