@@ -14,6 +14,7 @@ pub mod analysis;
 pub mod cli;
 pub mod config;
 pub mod discovery;
+pub mod gateway;
 pub mod http;
 pub mod jobs;
 pub mod monitor;

@@ -22,6 +22,7 @@ fn main() {
             Some(Command::Rules(args)) => return cli::scan::run_rules(args),
             Some(Command::Keys(cmd)) => return cli::keys::run(cmd, config).await,
             Some(Command::Verify(args)) => return cli::verify::run(args, config).await,
+            Some(Command::Gateway(args)) => return cli::gateway::run(args, config).await,
             Some(Command::Admin(cmd)) => cli::admin::run_admin(cmd, config).await,
             Some(Command::Publisher(cmd)) => cli::admin::run_publisher(cmd, config).await,
             Some(Command::Demo(args)) => cli::demo::run(args, config).await,

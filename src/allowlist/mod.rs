@@ -4,8 +4,7 @@
 //!
 //! - [`pin`]: the SHA-256 of the RFC 8785 (JCS) form of an approved tool, prompt
 //!   or resource, so a client can tell a capability changed after approval.
-//! - [`payload`]: the allowlist document built from approved versions, and the
-//!   Claude Code managed-settings export of the same approvals.
+//! - [`payload`]: the allowlist document built from approved versions.
 //! - [`dsse`]: the DSSE envelope and its pre-authentication encoding (PAE),
 //!   signed with Ed25519.
 //! - [`root`]: root documents naming the keys and thresholds of each role, and
@@ -14,12 +13,18 @@
 //!   published root versions.
 //! - [`verify`]: the full client-side verification, used by `gatehouse verify`
 //!   and the tests, and [`check`] which compares a live crawl with the pins.
+//! - [`exports`]: Claude Code and GitHub Copilot managed settings of the
+//!   same approvals, as far as those clients can enforce them.
+//! - [`fetch`]: the allowlist and newer roots from a registry (with
+//!   `If-None-Match`), for `gatehouse verify --url` and `gatehouse gateway`.
 //!
 //! It imports nothing of the application but [`crate::snapshot`], so the HTTP
 //! layer, the CLI and the tests all share one implementation.
 
 pub mod check;
 pub mod dsse;
+pub mod exports;
+pub mod fetch;
 mod files;
 pub mod jcs;
 pub mod keystore;
@@ -34,8 +39,7 @@ pub use check::{PinMismatch, PinReport, check_snapshot};
 pub use dsse::{ALLOWLIST_PAYLOAD_TYPE, Envelope, ROOT_PAYLOAD_TYPE, Signature, keyid, pae, sign};
 pub use keystore::{KeySources, KeyStore, KeyStoreError};
 pub use payload::{
-    AllowlistPayload, ApprovedServer, Revoked, Risk, ServerEntry, build_payload,
-    claude_code_allowed_servers, claude_code_managed_settings, sign_allowlist,
+    AllowlistPayload, ApprovedServer, Revoked, Risk, ServerEntry, build_payload, sign_allowlist,
 };
 pub use pin::{pin_instructions, pin_prompt, pin_resource, pin_tool};
 pub use root::{RootPayload, SignedRoot};

@@ -1,5 +1,5 @@
 //! The allowlist payload (docs/DESIGN.md §7) and how it is built from approved
-//! versions; also the Claude Code managed-settings export of the same approvals.
+//! versions (the client exports of the same approvals are in `exports`).
 //!
 //! The builder is deterministic: servers, pins and revocations are sorted, so
 //! the same approvals always give the same bytes and an unchanged allowlist
@@ -8,7 +8,7 @@
 use chrono::{DateTime, Utc};
 use ed25519_dalek::SigningKey;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::dsse::{self, ALLOWLIST_PAYLOAD_TYPE, Envelope};
 use super::pin::{pin_instructions, pin_prompt, pin_resource, pin_tool};
@@ -378,51 +378,11 @@ pub fn match_rules(server_json: &Value) -> MatchRules {
     MatchRules { remotes, packages }
 }
 
-/// Claude Code managed-settings `allowedMcpServers` entries for the approved
-/// servers: `{"serverUrl": …}` per remote, and for npm and PyPI packages the
-/// exact launch command at the approved version
-/// (`{"serverCommand": ["npx", "-y", "pkg@1.2.3"]}`, `["uvx", "pkg==1.2.3"]`).
-///
-/// Other package types have no launch command Claude Code could match, so
-/// they are left out: the export can only be narrower than the allowlist.
-pub fn claude_code_allowed_servers(servers: &[ApprovedServer]) -> Value {
-    let mut entries: Vec<Value> = Vec::new();
-    for server in servers {
-        let rules = match_rules(&server.server_json);
-        for remote in &rules.remotes {
-            entries.push(json!({ "serverUrl": remote.url }));
-        }
-        for package in &rules.packages {
-            let command = match package.registry_type.as_str() {
-                "npm" => json!([
-                    "npx",
-                    "-y",
-                    format!("{}@{}", package.identifier, package.version)
-                ]),
-                "pypi" => json!([
-                    "uvx",
-                    format!("{}=={}", package.identifier, package.version)
-                ]),
-                _ => continue,
-            };
-            entries.push(json!({ "serverCommand": command }));
-        }
-    }
-    // Deterministic and without repeats, whatever order the approvals came in.
-    entries.sort_by_key(|e| e.to_string());
-    entries.dedup();
-    Value::Array(entries)
-}
-
-/// A managed-settings fragment for Claude Code: `allowedMcpServers` with the
-/// approved servers, ready to merge into `managed-settings.json`.
-pub fn claude_code_managed_settings(servers: &[ApprovedServer]) -> Value {
-    json!({ "allowedMcpServers": claude_code_allowed_servers(servers) })
-}
-
 #[cfg(test)]
 mod tests {
     use chrono::TimeZone;
+
+    use serde_json::json;
 
     use super::*;
 
@@ -558,23 +518,5 @@ mod tests {
         let b = serde_json::to_vec(&build(&[other, weather()])).unwrap();
 
         assert_eq!(a, b);
-    }
-
-    #[test]
-    fn the_claude_code_export_pins_exact_package_versions() {
-        let settings = claude_code_managed_settings(&[weather()]);
-
-        let entries = settings["allowedMcpServers"].as_array().unwrap();
-
-        assert!(entries.contains(&json!({"serverUrl": "https://mcp.example.com/mcp"})));
-        assert!(
-            entries.contains(&json!({"serverCommand": ["npx", "-y", "@example/weather@1.4.2"]}))
-        );
-        assert!(entries.contains(&json!({"serverCommand": ["uvx", "example-weather==1.4.2"]})));
-        assert_eq!(
-            entries.len(),
-            3,
-            "oci and version-less packages are left out: {entries:?}"
-        );
     }
 }

@@ -7,6 +7,7 @@
 pub mod admin;
 pub mod call;
 pub mod demo;
+pub mod gateway;
 pub mod keys;
 pub mod scan;
 pub mod serve;
@@ -116,6 +117,8 @@ pub enum Command {
     Keys(keys::KeysCommand),
     /// Verify a signed allowlist as a client would.
     Verify(verify::VerifyArgs),
+    /// An MCP gateway exposing only the approved, pin-matching capabilities of an audience's servers.
+    Gateway(gateway::GatewayArgs),
     /// Try the whole flow locally: an honest and a poisoned MCP server on loopback, published, scanned and served for review.
     Demo(demo::DemoArgs),
 }

@@ -6,24 +6,18 @@
 //! (see [`exit_code`]), so scripts can tell an attack from an outage.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use chrono::Utc;
 use clap::Args;
 
 use super::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE};
 use crate::allowlist::check::{PinReport, check_snapshot};
+use crate::allowlist::fetch;
 use crate::allowlist::payload::{AllowlistPayload, ServerEntry};
 use crate::allowlist::text::printable;
-use crate::allowlist::verify::MAX_ROOT_WALK;
 use crate::allowlist::{ClientState, VerifiedAllowlist, VerifyError, verify_allowlist};
 use crate::discovery::{self, CrawlOptions, NetPolicy};
 use crate::snapshot::Snapshot;
-
-/// Largest document `--url` accepts; a 10,000-server allowlist is far below.
-const MAX_DOCUMENT_BYTES: usize = 256 * 1024 * 1024;
-/// Per-request timeout when fetching documents.
-const FETCH_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Arguments of `gatehouse verify`.
 #[derive(Args, Debug)]
@@ -212,57 +206,23 @@ fn read_roots(dir: &Path) -> Result<Vec<Vec<u8>>, Failure> {
 }
 
 /// Fetches the allowlist and every root newer than the one the client starts
-/// from, `/v1/root/{n+1}.json` on the allowlist's origin until a 404.
+/// from (`allowlist::fetch`, shared with the gateway).
 async fn fetch_documents(
     url: &str,
     pinned: &[u8],
     state: &ClientState,
 ) -> Result<(Vec<u8>, Vec<Vec<u8>>), Failure> {
-    let parsed = url::Url::parse(url).map_err(|e| Failure::Usage(format!("--url: {e}")))?;
-    let origin = parsed.origin().ascii_serialization();
-    let client = reqwest::Client::builder()
-        .timeout(FETCH_TIMEOUT)
-        .user_agent(concat!("gatehouse-verify/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| Failure::Usage(format!("http client: {e}")))?;
+    url::Url::parse(url).map_err(|e| Failure::Usage(format!("--url: {e}")))?;
+    let client = fetch::client(concat!("gatehouse-verify/", env!("CARGO_PKG_VERSION")))
+        .map_err(|e| Failure::Usage(e.to_string()))?;
     let start = state.start_root(pinned)?.version();
-    let mut roots = Vec::new();
-    for version in start + 1..=start + MAX_ROOT_WALK {
-        match fetch(&client, &format!("{origin}/v1/root/{version}.json")).await? {
-            Some(bytes) => roots.push(bytes),
-            None => break,
-        }
-    }
-    let envelope = fetch(&client, url)
-        .await?
-        .ok_or_else(|| Failure::Usage(format!("{url}: 404 Not Found")))?;
-    Ok((envelope, roots))
-}
-
-/// GETs a document; `None` on 404. Any other failure stops the verification:
-/// only an explicit 404 means "there is no newer root", a timeout or a 500
-/// must not quietly end the walk.
-async fn fetch(client: &reqwest::Client, url: &str) -> Result<Option<Vec<u8>>, Failure> {
-    let failed = |e: String| Failure::Usage(format!("{url}: {e}"));
-    let mut response = client
-        .get(url)
-        .send()
+    let documents = fetch::fetch_documents(&client, url, start, None)
         .await
-        .map_err(|e| failed(e.to_string()))?;
-    if response.status() == reqwest::StatusCode::NOT_FOUND {
-        return Ok(None);
-    }
-    if !response.status().is_success() {
-        return Err(failed(format!("HTTP {}", response.status())));
-    }
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|e| failed(e.to_string()))? {
-        if body.len() + chunk.len() > MAX_DOCUMENT_BYTES {
-            return Err(failed(format!("larger than {MAX_DOCUMENT_BYTES} bytes")));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(Some(body))
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let envelope = documents
+        .envelope
+        .ok_or_else(|| Failure::Usage(format!("{url}: no document")))?;
+    Ok((envelope, documents.roots))
 }
 
 fn print_allowlist(verified: &VerifiedAllowlist, json: bool) {

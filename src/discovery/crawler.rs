@@ -960,15 +960,13 @@ impl Crawler {
         }
     }
 
-    /// The body of [`call`] once the conversation is open: an older server's
-    /// version check and `notifications/initialized`, the `tools` capability
-    /// (2025-11-25, Server Features/Tools §Capabilities), then `tools/call`.
-    async fn call_tool(
+    /// Completes an opening for a conversation that goes on past it: an older
+    /// server's version check and `notifications/initialized`; the server's
+    /// `capabilities` (an empty object when it declared none).
+    async fn finish_opening(
         &mut self,
         transport: &mut Transport,
         opening: Opening,
-        tool: &str,
-        arguments: Option<serde_json::Map<String, Value>>,
     ) -> Result<Value, CrawlFailure> {
         let capabilities = match opening {
             Opening::Modern { discover, .. } => discover.get("capabilities").cloned(),
@@ -995,6 +993,22 @@ impl Crawler {
                 init.get("capabilities").cloned()
             }
         };
+        Ok(capabilities
+            .filter(Value::is_object)
+            .unwrap_or_else(|| json!({})))
+    }
+
+    /// The body of [`call`] once the conversation is open: [`Crawler::finish_opening`],
+    /// the `tools` capability (2025-11-25, Server Features/Tools §Capabilities),
+    /// then `tools/call`.
+    async fn call_tool(
+        &mut self,
+        transport: &mut Transport,
+        opening: Opening,
+        tool: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+    ) -> Result<Value, CrawlFailure> {
+        let capabilities = Some(self.finish_opening(transport, opening).await?);
         let declared = capabilities
             .as_ref()
             .and_then(|c| c.get("tools"))
@@ -1018,24 +1032,7 @@ impl Crawler {
             Ok(result) => result,
             Err(fault) => return Err(self.call_failure(TOOLS_CALL, fault)),
         };
-        // A multi-round-trip result (`input_required`) would need answers this
-        // client does not give (2026-07-28 changelog, major change 8).
-        match result.get("resultType") {
-            None => Ok(result),
-            Some(Value::String(kind)) if kind == "complete" => Ok(result),
-            Some(other) => {
-                let shown = match other {
-                    Value::String(text) => format!("{:?}", cut(text, 64)),
-                    _ => "a non-string value".into(),
-                };
-                Err(failure(
-                    crawl_codes::RESULT_TYPE,
-                    format!(
-                        "tools/call: resultType is {shown}, not \"complete\"; this client answers no server requests"
-                    ),
-                ))
-            }
-        }
+        complete_result(TOOLS_CALL, result)
     }
 
     /// The failure of a call whose `step` went wrong with `fault`.
@@ -1456,6 +1453,28 @@ fn init_failure(step: &str, fault: &Fault) -> CrawlFailure {
     }
 }
 
+/// `result` when it is a complete one: a multi-round-trip result
+/// (`input_required`) would need answers this client does not give
+/// (2026-07-28 changelog, major change 8).
+fn complete_result(method: &str, result: Value) -> Result<Value, CrawlFailure> {
+    match result.get("resultType") {
+        None => Ok(result),
+        Some(Value::String(kind)) if kind == "complete" => Ok(result),
+        Some(other) => {
+            let shown = match other {
+                Value::String(text) => format!("{:?}", cut(text, 64)),
+                _ => "a non-string value".into(),
+            };
+            Err(failure(
+                crawl_codes::RESULT_TYPE,
+                format!(
+                    "{method}: resultType is {shown}, not \"complete\"; this client answers no server requests"
+                ),
+            ))
+        }
+    }
+}
+
 /// What the MCP schema requires of an item before it is typed.
 fn item_problem(
     item: &Value,
@@ -1563,5 +1582,203 @@ mod tests {
         let err = header_map(&[("Mcp-Session-Id".into(), "x".into())]).unwrap_err();
         assert_eq!(err.code, crawl_codes::TRANSPORT);
         assert!(header_map(&[("Authorization".into(), "Bearer t".into())]).is_ok());
+    }
+}
+
+/// The methods a [`Held`] conversation forwards: the three that read or run
+/// something on the caller's explicit request (the gateway's `tools/call`,
+/// `prompts/get`, `resources/read`), and nothing else.
+pub(crate) const FORWARDED_METHODS: &[&str] = &[TOOLS_CALL, "prompts/get", "resources/read"];
+
+/// A conversation kept open after its opening, for requests forwarded one at
+/// a time (the body of [`super::Session`]). Each request gets the crawl's
+/// bounds afresh: the byte and value budgets and the deadline bound one
+/// exchange, not the life of the conversation.
+pub(crate) struct Held {
+    crawler: Crawler,
+    transport: Option<Transport>,
+    capabilities: Value,
+    era: &'static str,
+}
+
+impl Held {
+    /// Opens the conversation as a crawl does (era probe, `initialize` and
+    /// `notifications/initialized` for an older server).
+    pub(crate) async fn open(url: &str, options: &CrawlOptions) -> Result<Held, CrawlFailure> {
+        let url = checked_url(url, options)?;
+        let mut crawler = Crawler::new(&url, None, options, "gateway")?;
+        let (mut transport, opening) = crawler.open(url, options).await?;
+        let era = match opening {
+            Opening::Modern { .. } => "modern",
+            Opening::Legacy(_) => "legacy",
+        };
+        let capabilities = crawler.finish_opening(&mut transport, opening).await?;
+        Ok(Held {
+            crawler,
+            transport: Some(transport),
+            capabilities,
+            era,
+        })
+    }
+
+    /// The capabilities the server declared.
+    pub(crate) fn capabilities(&self) -> &Value {
+        &self.capabilities
+    }
+
+    /// `modern` or `legacy`.
+    pub(crate) fn era(&self) -> &'static str {
+        self.era
+    }
+
+    /// Gives the next exchange the full budget of one crawl.
+    fn renew_budget(&mut self) {
+        let crawler = &mut self.crawler;
+        crawler.link.meter.used = 0;
+        crawler.link.meter.values = 0;
+        crawler.deadline = Instant::now() + crawler.limits.deadline;
+        crawler.link.duplicate_keys.clear();
+        crawler.errors.clear();
+    }
+
+    /// Sends one of [`FORWARDED_METHODS`] and returns its complete result; a
+    /// JSON-RPC error answer comes back as `Err(Ok(fault))` so the caller can
+    /// pass the server's error on, anything else as `Err(Err(failure))`.
+    pub(crate) async fn request(
+        &mut self,
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<Value, Result<(i64, String, Option<Value>), CrawlFailure>> {
+        if !FORWARDED_METHODS.contains(&method) {
+            return Err(Err(final_failure(
+                crawl_codes::CALL_FAILED,
+                format!("{method} is not a method this conversation forwards"),
+            )));
+        }
+        self.renew_budget();
+        let Some(transport) = self.transport.as_mut() else {
+            return Err(Err(failure(
+                crawl_codes::TRANSPORT,
+                "the conversation is closed",
+            )));
+        };
+        match self.crawler.request(transport, method, params).await {
+            Ok(result) => complete_result(method, result).map_err(Err),
+            Err(Fault::Rpc {
+                code,
+                message,
+                data,
+            }) => Err(Ok((code, message, data))),
+            Err(fault) => Err(Err(self.crawler.call_failure(method, fault))),
+        }
+    }
+
+    /// Opens the server's change-notification stream (see
+    /// `Transport::open_stream`), asking at 2026-07-28 for the three list
+    /// changes (`subscriptions/listen`).
+    pub(crate) async fn listen(mut self) -> Result<Listening, CrawlFailure> {
+        self.renew_budget();
+        let Some(mut transport) = self.transport.take() else {
+            return Err(failure(
+                crawl_codes::TRANSPORT,
+                "the conversation is closed",
+            ));
+        };
+        let params = transport.modern_version().map(|version| {
+            with_meta(
+                Some(json!({"notifications": {
+                    "toolsListChanged": true,
+                    "promptsListChanged": true,
+                    "resourcesListChanged": true,
+                }})),
+                version,
+            )
+        });
+        self.crawler.next_id += 1;
+        let id = self.crawler.next_id;
+        let timeout = self.crawler.limits.request_timeout;
+        let opened = tokio::time::timeout(
+            timeout,
+            transport.open_stream(&mut self.crawler.link, id, "subscriptions/listen", params),
+        )
+        .await;
+        let stream = match opened {
+            Ok(Ok(stream)) => stream,
+            Ok(Err(fault)) => {
+                return Err(self.crawler.call_failure("the notification stream", fault));
+            }
+            Err(_) => {
+                return Err(failure(
+                    crawl_codes::BOUND,
+                    "the notification stream did not open in time",
+                ));
+            }
+        };
+        Ok(Listening {
+            held: Held {
+                transport: Some(transport),
+                ..self
+            },
+            stream,
+        })
+    }
+
+    /// Ends the conversation (DELETE of an older server's session).
+    pub(crate) async fn close(mut self) {
+        if let Some(transport) = self.transport.take() {
+            self.crawler.close(transport).await;
+        }
+    }
+}
+
+/// A server's change-notification stream, open (the body of [`super::Notifications`]).
+pub(crate) struct Listening {
+    held: Held,
+    stream: super::sse::SseStream,
+}
+
+impl Listening {
+    /// The method of the next notification the server sends (`notifications/tools/list_changed`, …);
+    /// `None` when the stream ended. Each event is bounded by the message bound.
+    pub(crate) async fn next(&mut self) -> Result<Option<String>, CrawlFailure> {
+        loop {
+            // A long-lived stream: the byte budget bounds one event, not the stream's life.
+            self.held.renew_budget();
+            let link = &mut self.held.crawler.link;
+            let event = match self.stream.next(&mut link.meter).await {
+                Ok(Some(event)) => event,
+                Ok(None) => return Ok(None),
+                Err(fault) => {
+                    return Err(self
+                        .held
+                        .crawler
+                        .call_failure("the notification stream", fault));
+                }
+            };
+            if event.event != "message" || event.data.trim().is_empty() {
+                continue;
+            }
+            let Ok(message) = super::jsonrpc::parse(
+                event.data.as_bytes(),
+                link.max_depth,
+                &mut link.meter,
+                &mut link.duplicate_keys,
+            ) else {
+                continue;
+            };
+            // Only notifications matter here; their method names are the
+            // protocol's, but a hostile server picks them: they are cut short.
+            if message.get("id").is_none()
+                && let Some(method) = message.get("method").and_then(Value::as_str)
+            {
+                return Ok(Some(cut(method, 128)));
+            }
+        }
+    }
+
+    /// Closes the stream and the conversation.
+    pub(crate) async fn close(self) {
+        drop(self.stream);
+        self.held.close().await;
     }
 }

@@ -288,3 +288,106 @@ pub async fn call_tool(
 ) -> Result<serde_json::Value, CrawlFailure> {
     crawler::call(url, name, arguments, options).await
 }
+
+/// A JSON-RPC error a server answered a forwarded request with, kept to be
+/// passed on (its text is the server's: data, bounded by the message bound).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    /// The JSON-RPC error code.
+    pub code: i64,
+    /// The server's message.
+    pub message: String,
+    /// The error's `data` member.
+    pub data: Option<serde_json::Value>,
+}
+
+/// Why a forwarded request has no result.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SessionError {
+    /// The server answered with a JSON-RPC error.
+    #[error("JSON-RPC error {}: {:?}", .0.code, .0.message)]
+    Rpc(RpcError),
+    /// The exchange failed (transport, bound, invalid answer); the session
+    /// should not be used again.
+    #[error("{0}")]
+    Failed(CrawlFailure),
+}
+
+/// A conversation with one server kept open for requests a user explicitly
+/// made through the gateway: `tools/call`, `prompts/get`, `resources/read`
+/// (`crawler::FORWARDED_METHODS`), one at a time, each under the crawl's
+/// bounds, network policy, headers and credentials. A crawl never uses it.
+pub struct Session {
+    held: crawler::Held,
+}
+
+impl Session {
+    /// Opens a conversation with the server at `url` (era probe; `initialize`
+    /// and `notifications/initialized` for an older server).
+    pub async fn open(url: &str, options: &CrawlOptions) -> Result<Session, CrawlFailure> {
+        Ok(Session {
+            held: crawler::Held::open(url, options).await?,
+        })
+    }
+
+    /// The capabilities the server declared when the conversation opened.
+    pub fn capabilities(&self) -> &serde_json::Value {
+        self.held.capabilities()
+    }
+
+    /// `modern` (2026-07-28) or `legacy` (`initialize`).
+    pub fn era(&self) -> &'static str {
+        self.held.era()
+    }
+
+    /// Forwards `method` (one of `tools/call`, `prompts/get`, `resources/read`)
+    /// with `params` and returns the server's complete result.
+    pub async fn request(
+        &mut self,
+        method: &str,
+        params: Option<serde_json::Value>,
+    ) -> Result<serde_json::Value, SessionError> {
+        self.held
+            .request(method, params)
+            .await
+            .map_err(|e| match e {
+                Ok((code, message, data)) => SessionError::Rpc(RpcError {
+                    code,
+                    message,
+                    data,
+                }),
+                Err(failure) => SessionError::Failed(failure),
+            })
+    }
+
+    /// Turns the conversation into the server's change-notification stream.
+    pub async fn listen(self) -> Result<Notifications, CrawlFailure> {
+        Ok(Notifications {
+            listening: self.held.listen().await?,
+        })
+    }
+
+    /// Ends the conversation.
+    pub async fn close(self) {
+        self.held.close().await;
+    }
+}
+
+/// A server's change notifications: the `subscriptions/listen` stream at
+/// 2026-07-28, the session's GET stream before it.
+pub struct Notifications {
+    listening: crawler::Listening,
+}
+
+impl Notifications {
+    /// The method of the next notification (`notifications/tools/list_changed`, …);
+    /// `Ok(None)` when the server closed the stream.
+    pub async fn next(&mut self) -> Result<Option<String>, CrawlFailure> {
+        self.listening.next().await
+    }
+
+    /// Closes the stream.
+    pub async fn close(self) {
+        self.listening.close().await;
+    }
+}

@@ -383,6 +383,56 @@ impl Transport {
         }
     }
 
+    /// Opens the stream a server sends change notifications on: at 2026-07-28
+    /// the SSE response of a `subscriptions/listen` request `id` (Basic,
+    /// Subscriptions: the long-lived POST-response stream), before it the GET
+    /// stream of the session (2025-11-25, Transports §Listening for Messages
+    /// from the Server). The legacy HTTP+SSE transport and stdio have no
+    /// stream apart from the answers: `Invalid`.
+    pub async fn open_stream(
+        &mut self,
+        link: &mut Link,
+        id: u64,
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<SseStream, Fault> {
+        let Transport::Streamable {
+            url,
+            session,
+            protocol,
+            modern,
+        } = self
+        else {
+            return Err(Fault::Invalid(
+                "this transport has no notification stream of its own".into(),
+            ));
+        };
+        let response = if *modern {
+            let body = serde_json::to_vec(&jsonrpc::request(id, method, params))
+                .expect("a request serialises");
+            let routing = Some(Routing { method, name: None });
+            let request = post(link, url.clone(), body, None, protocol.as_ref(), routing);
+            link.send_modern(request).await?
+        } else {
+            let mut request = link
+                .builder(reqwest::Method::GET, url.clone())
+                .header(ACCEPT, "text/event-stream");
+            if let Some(session) = session {
+                request = request.header("mcp-session-id", session.clone());
+            }
+            if let Some(protocol) = protocol {
+                request = request.header("mcp-protocol-version", protocol.clone());
+            }
+            link.send(request).await?
+        };
+        if !is_content_type(&response, "text/event-stream") {
+            return Err(Fault::Invalid(
+                "the notification stream is not an SSE stream".into(),
+            ));
+        }
+        Ok(SseStream::new(response))
+    }
+
     /// Sends a notification; the server's acknowledgement body is not read.
     pub async fn notify(&mut self, link: &mut Link, method: &str) -> Result<(), Fault> {
         if let Transport::Stdio { pipe, .. } = self {

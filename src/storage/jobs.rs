@@ -48,6 +48,18 @@ pub async fn enqueue(tx: &mut Tx, kind: &str, version_id: &str) -> Result<String
     Ok(id)
 }
 
+/// Whether a job of `kind` for `version_id` is queued or running.
+pub async fn has_open(tx: &mut Tx, kind: &str, version_id: &str) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM jobs WHERE kind = $1 AND version_id = $2 AND state IN ('queued', 'running')",
+    )
+    .bind(kind)
+    .bind(version_id)
+    .fetch_one(tx.conn())
+    .await?;
+    Ok(row.try_get::<i64, _>("n")? > 0)
+}
+
 /// Claims the next due job for `worker`, leasing it for `lease`.
 pub async fn claim(db: &Db, worker: &str, lease: Duration) -> Result<Option<Job>, sqlx::Error> {
     let now_at = Utc::now();

@@ -14,6 +14,7 @@ mod allowlist;
 mod authz;
 mod concurrency;
 mod first_run;
+mod gateway;
 mod hardening;
 mod jobs;
 mod logging;

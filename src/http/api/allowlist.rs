@@ -1,5 +1,5 @@
 //! The signed documents clients trust: `/v1/allowlist`, the roots, the JWKS,
-//! and the (unsigned, convenience) Claude Code export.
+//! and the (unsigned, convenience) Claude Code and GitHub Copilot exports.
 //!
 //! The allowlist is served from memory as the exact signed bytes, with a strong
 //! ETag and `Cache-Control: no-cache` so clients revalidate every time and get
@@ -14,12 +14,14 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use tower_http::cors::{Any, CorsLayer};
 
-use crate::allowlist::{ApprovedServer, Risk, claude_code_managed_settings};
+use crate::allowlist::exports::{self, ExportServer};
+use crate::allowlist::{AllowlistPayload, Envelope};
 use crate::http::AppState;
 use crate::http::error::AppError;
 use crate::http::openapi::{Access, ApiRouter, Operation};
 use crate::review::valid_audience;
-use crate::storage::parse_ts;
+use crate::snapshot::Snapshot;
+use crate::storage::{monitor, versions};
 
 /// Routes of the signed documents.
 pub fn router() -> ApiRouter {
@@ -62,10 +64,18 @@ pub fn router() -> ApiRouter {
         .get(
             Operation::new(
                 "/v1/exports/claude-code",
-                "Claude Code managed settings for an audience's approved servers (unsigned convenience)",
+                "Claude Code managed settings for an audience's approved servers, denying the tools approvals left out (unsigned convenience)",
                 Access::Anyone,
             ),
             get_claude_code_export,
+        )
+        .get(
+            Operation::new(
+                "/v1/exports/github-copilot",
+                "GitHub Copilot managed settings (allowedMcpServers) for an audience's fully approved servers (unsigned convenience)",
+                Access::Anyone,
+            ),
+            get_copilot_export,
         )
         .map_router(|r| r.layer(cors))
 }
@@ -191,46 +201,82 @@ pub async fn get_jwks(State(state): State<AppState>) -> Json<serde_json::Value> 
     Json(state.allowlists.with_keys(|k| k.jwks()))
 }
 
-/// `GET /v1/exports/claude-code?audience=A`: managed-settings `allowedMcpServers`
-/// for the audience's approved servers. Unsigned: a convenience for
-/// administrators, not something a client should trust over the allowlist.
+/// The servers of an audience's signed allowlist, each with every tool the
+/// scan its approval rests on found (the tools the approval left out are the
+/// difference from its pins).
+async fn export_servers(state: &AppState, audience: &str) -> Result<Vec<ExportServer>, AppError> {
+    let doc = state
+        .allowlists
+        .document(&state.db, audience)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("no allowlist for the audience {audience:?}")))?;
+    // Our own signed bytes: the payload is read back without re-verifying.
+    let envelope = Envelope::from_slice(&doc.bytes)
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("stored allowlist: {e}")))?;
+    let payload: AllowlistPayload = envelope
+        .payload_bytes()
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .ok_or_else(|| {
+            AppError::Internal(anyhow::anyhow!(
+                "the stored allowlist payload does not parse"
+            ))
+        })?;
+    let mut servers = Vec::new();
+    for entry in payload.servers {
+        let version = versions::get_version(&state.db, &entry.name, &entry.version).await?;
+        let scanned_tools = match version {
+            Some(v) => {
+                let approved_at = v.approved_at.clone().unwrap_or_default();
+                match monitor::approved_scan(&state.db, &v.id, &approved_at).await? {
+                    Some(scan) => {
+                        serde_json::from_str::<Snapshot>(scan.snapshot.as_deref().unwrap_or("{}"))
+                            .map(|s| s.tools.into_iter().map(|t| t.name).collect())
+                            .unwrap_or_default()
+                    }
+                    None => Vec::new(),
+                }
+            }
+            None => Vec::new(),
+        };
+        servers.push(ExportServer {
+            entry,
+            scanned_tools,
+        });
+    }
+    Ok(servers)
+}
+
+/// `GET /v1/exports/claude-code?audience=A`: Claude Code managed settings for
+/// the audience's approved servers: the managed set, `allowedMcpServers` by
+/// URL (and exact package command), and a `permissions.deny` rule for every
+/// tool an approval left out. Unsigned: a convenience for administrators.
 pub async fn get_claude_code_export(
     State(state): State<AppState>,
     Query(q): Query<AudienceParam>,
 ) -> Result<Json<serde_json::Value>, AppError> {
     let audience = q.name()?;
-    if state
-        .allowlists
-        .document(&state.db, &audience)
-        .await?
-        .is_none()
-    {
-        return Err(AppError::NotFound(format!(
-            "no allowlist for the audience {audience:?}"
-        )));
-    }
-    let rows = crate::storage::allowlists::listed_versions(&state.db, &audience).await?;
-    let servers: Vec<ApprovedServer> = rows
-        .into_iter()
-        .map(|r| ApprovedServer {
-            name: r.server_name,
-            version: r.version,
-            approved_at: r
-                .approved_at
-                .as_deref()
-                .and_then(parse_ts)
-                .unwrap_or_default(),
-            server_json: serde_json::from_str(&r.server_json).unwrap_or_default(),
-            tools: Vec::new(),
-            prompts: Vec::new(),
-            resources: Vec::new(),
-            instructions: None,
-            risk: Risk::default(),
-        })
-        .collect();
-    let mut body = claude_code_managed_settings(&servers);
+    let servers = export_servers(&state, &audience).await?;
+    let mut body = exports::claude_code(&servers);
     body["_comment"] = serde_json::json!(
-        "Unsigned convenience export of the Gatehouse allowlist; verify /v1/allowlist for the signed source of truth."
+        "Unsigned convenience export of the Gatehouse allowlist. Deploy managedMcpServers as managed-mcp.json and the rest as managed-settings.json. Claude Code matches servers by URL and tools by name only: run `gatehouse gateway` to enforce the pins."
+    );
+    Ok(Json(body))
+}
+
+/// `GET /v1/exports/github-copilot?audience=A`: GitHub Copilot enterprise
+/// managed settings (`allowedMcpServers` by URL or command); a server with
+/// unapproved tools is left out (listed under `_leftOut`), since Copilot
+/// cannot deny a single tool.
+pub async fn get_copilot_export(
+    State(state): State<AppState>,
+    Query(q): Query<AudienceParam>,
+) -> Result<Json<serde_json::Value>, AppError> {
+    let audience = q.name()?;
+    let servers = export_servers(&state, &audience).await?;
+    let mut body = exports::copilot(&servers);
+    body["_comment"] = serde_json::json!(
+        "Unsigned convenience export of the Gatehouse allowlist, for Copilot's managed-settings.json. Copilot matches servers only, never tools or their definitions: run `gatehouse gateway` to enforce the pins."
     );
     Ok(Json(body))
 }

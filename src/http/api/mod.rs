@@ -4,6 +4,7 @@
 pub mod admin;
 pub mod allowlist;
 pub mod credentials;
+pub mod gateway;
 pub mod monitor;
 pub mod ops;
 pub mod publish;
@@ -33,9 +34,13 @@ pub fn routes() -> ApiRouter {
             axum::http::Method::HEAD,
             axum::http::Method::OPTIONS,
         ])
+        // GitHub Copilot's registry requirements name Authorization and
+        // Content-Type (docs.github.com, "Configure an MCP registry", CORS).
         .allow_headers([
             axum::http::header::IF_NONE_MATCH,
             axum::http::header::ACCEPT,
+            axum::http::header::AUTHORIZATION,
+            axum::http::header::CONTENT_TYPE,
         ])
         .expose_headers([axum::http::header::ETAG])
         .max_age(std::time::Duration::from_secs(3600));
@@ -49,6 +54,7 @@ pub fn routes() -> ApiRouter {
         .merge(credentials::router())
         .merge(monitor::router())
         .merge(webhooks::router())
+        .merge(gateway::router())
 }
 
 /// Whether a request declares a JSON body (`application/json` or `application/*+json`).

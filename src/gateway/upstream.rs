@@ -1,0 +1,201 @@
+//! One approved server behind the gateway: its live lists (cached, refreshed
+//! by crawling it with the discovery client: both protocol eras, the same
+//! bounds and network policy as a scan), a small pool of open conversations
+//! for forwarded calls, and a watcher of its change notifications.
+//!
+//! Only servers with a remote are reached. A package-only server is listed as
+//! unavailable: running a package is the package sandbox's job (issue 15);
+//! [`Upstream::package_seam`] is where a sandboxed stdio launch will plug in.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::{Mutex, RwLock, mpsc};
+
+use crate::allowlist::payload::ServerEntry;
+use crate::discovery::{self, CrawlOptions, Session, SessionError};
+use crate::snapshot::Snapshot;
+
+/// Most idle conversations kept open per upstream.
+const MAX_IDLE_SESSIONS: usize = 32;
+/// Pause before reopening a notification stream that ended; doubled after
+/// each failure to open one, up to [`RELISTEN_MAX`].
+const RELISTEN_AFTER: Duration = Duration::from_secs(1);
+/// Longest pause between attempts to open a notification stream.
+const RELISTEN_MAX: Duration = Duration::from_secs(60);
+
+/// Whether an upstream can be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Availability {
+    /// Not crawled yet.
+    Pending,
+    /// Crawled; its capabilities are exposed as far as they match their pins.
+    Available,
+    /// The last crawl failed; nothing of it is exposed.
+    Unreachable(String),
+    /// No remote to connect to: only packages, which wait for the package sandbox.
+    PackageOnly,
+}
+
+/// One upstream server.
+pub struct Upstream {
+    /// Its allowlist entry.
+    pub entry: ServerEntry,
+    /// The remote URL connected to (`streamable-http` preferred, then `sse`).
+    pub url: Option<String>,
+    options: CrawlOptions,
+    /// The last crawl and whether it succeeded.
+    state: RwLock<(Option<Arc<Snapshot>>, Availability)>,
+    idle: Mutex<Vec<Session>>,
+}
+
+impl Upstream {
+    /// An upstream for `entry`, connected with `options`.
+    pub fn new(entry: ServerEntry, options: CrawlOptions) -> Upstream {
+        let remotes = &entry.match_.remotes;
+        let url = remotes
+            .iter()
+            .find(|r| r.type_ == "streamable-http")
+            .or_else(|| remotes.iter().find(|r| r.type_ == "sse"))
+            .map(|r| r.url.clone());
+        let availability = if url.is_none() {
+            Availability::PackageOnly
+        } else {
+            Availability::Pending
+        };
+        Upstream {
+            entry,
+            url,
+            options,
+            state: RwLock::new((None, availability)),
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The seam for package servers: a package-only entry stays unavailable
+    /// until the package sandbox (issue 15) can start it; it will then be
+    /// crawled with `discovery::crawl_stdio` inside the sandbox and called over
+    /// that process's stdio, like a remote is over HTTP.
+    pub fn package_seam(&self) -> Option<&'static str> {
+        (self.url.is_none()).then_some("package servers wait for the package sandbox")
+    }
+
+    /// The last crawl (when it succeeded) and the availability.
+    pub async fn live(&self) -> (Option<Arc<Snapshot>>, Availability) {
+        self.state.read().await.clone()
+    }
+
+    /// Crawls the upstream afresh (the cache is replaced, never merged): a
+    /// failed crawl leaves nothing exposed. Idle conversations are closed, so
+    /// calls after a refresh start on a new connection too.
+    pub async fn refresh(&self) {
+        let Some(url) = &self.url else { return };
+        let crawled = discovery::crawl(url, &self.options).await;
+        let next = match crawled {
+            Ok(snapshot) => {
+                let unread = snapshot
+                    .crawl
+                    .as_ref()
+                    .map(|c| c.unread.clone())
+                    .unwrap_or_default();
+                if !unread.is_empty() {
+                    tracing::warn!(server = %self.entry.name, unread = ?unread, "some lists of the upstream were not read to the end; their capabilities are not exposed");
+                }
+                (Some(Arc::new(snapshot)), Availability::Available)
+            }
+            Err(failure) => {
+                tracing::warn!(server = %self.entry.name, code = failure.code, error = %failure.message, "upstream unreachable; none of its capabilities are exposed");
+                (None, Availability::Unreachable(failure.message))
+            }
+        };
+        *self.state.write().await = next;
+        let idle = std::mem::take(&mut *self.idle.lock().await);
+        for session in idle {
+            session.close().await;
+        }
+    }
+
+    /// Forwards `method` with `params` on an idle conversation, or a new one.
+    /// A conversation that failed is dropped; one that answered goes back to the pool.
+    pub async fn forward(&self, method: &str, params: Value) -> Result<Value, SessionError> {
+        let Some(url) = &self.url else {
+            return Err(SessionError::Failed(discovery::CrawlFailure {
+                code: crate::snapshot::crawl_codes::TRANSPORT,
+                message: "package servers wait for the package sandbox".into(),
+                retryable: false,
+                auth: None,
+            }));
+        };
+        let idle = self.idle.lock().await.pop();
+        let mut session = match idle {
+            Some(session) => session,
+            None => Session::open(url, &self.options)
+                .await
+                .map_err(SessionError::Failed)?,
+        };
+        let result = session.request(method, Some(params)).await;
+        match &result {
+            Err(SessionError::Failed(_)) => session.close().await,
+            _ => {
+                let mut idle = self.idle.lock().await;
+                if idle.len() < MAX_IDLE_SESSIONS {
+                    idle.push(session);
+                } else {
+                    drop(idle);
+                    session.close().await;
+                }
+            }
+        }
+        result
+    }
+
+    /// Watches the upstream's change notifications until `changes` closes:
+    /// every list change, and every (re)connection of the stream, is sent as
+    /// a refresh request. A server that offers no stream is left to the
+    /// periodic recheck.
+    pub async fn watch(self: Arc<Self>, changes: mpsc::Sender<String>) {
+        let Some(url) = self.url.clone() else { return };
+        let mut announced_reconnect = false;
+        let mut delay = RELISTEN_AFTER;
+        loop {
+            if changes.is_closed() {
+                return;
+            }
+            let opened = match Session::open(&url, &self.options).await {
+                Ok(session) => session.listen().await,
+                Err(failure) => Err(failure),
+            };
+            match opened {
+                Ok(mut stream) => {
+                    delay = RELISTEN_AFTER;
+                    if announced_reconnect {
+                        // After a reconnect the cache is stale: clear and refresh.
+                        let _ = changes.send(self.entry.name.clone()).await;
+                    }
+                    announced_reconnect = true;
+                    loop {
+                        match stream.next().await {
+                            Ok(Some(method)) if method.ends_with("/list_changed") => {
+                                tracing::info!(server = %self.entry.name, notification = %method, "upstream list changed");
+                                if changes.send(self.entry.name.clone()).await.is_err() {
+                                    stream.close().await;
+                                    return;
+                                }
+                            }
+                            Ok(Some(_)) => {}
+                            Ok(None) | Err(_) => break,
+                        }
+                    }
+                    stream.close().await;
+                }
+                Err(failure) => {
+                    tracing::debug!(server = %self.entry.name, error = %failure.message, "no notification stream; relying on the recheck");
+                    announced_reconnect = true;
+                    delay = (delay * 2).min(RELISTEN_MAX);
+                }
+            }
+            tokio::time::sleep(delay).await;
+        }
+    }
+}
