@@ -151,12 +151,11 @@ impl Upstream {
     }
 
     /// Watches the upstream's change notifications until `changes` closes:
-    /// every list change, and every (re)connection of the stream, is sent as
-    /// a refresh request. A server that offers no stream is left to the
+    /// every list change, and every opening of the stream (a change made while
+    /// none was open went unannounced), is sent as a refresh request. A server that offers no stream is left to the
     /// periodic recheck.
     pub async fn watch(self: Arc<Self>, changes: mpsc::Sender<String>) {
         let Some(url) = self.url.clone() else { return };
-        let mut announced_reconnect = false;
         let mut delay = RELISTEN_AFTER;
         loop {
             if changes.is_closed() {
@@ -169,11 +168,10 @@ impl Upstream {
             match opened {
                 Ok(mut stream) => {
                     delay = RELISTEN_AFTER;
-                    if announced_reconnect {
-                        // After a reconnect the cache is stale: clear and refresh.
-                        let _ = changes.send(self.entry.name.clone()).await;
-                    }
-                    announced_reconnect = true;
+                    // Whatever changed while no stream was open (before the
+                    // first one, or during a reconnect) was not announced:
+                    // the cache is refreshed now that changes will be.
+                    let _ = changes.send(self.entry.name.clone()).await;
                     loop {
                         match stream.next().await {
                             Ok(Some(method)) if method.ends_with("/list_changed") => {
@@ -191,7 +189,6 @@ impl Upstream {
                 }
                 Err(failure) => {
                     tracing::debug!(server = %self.entry.name, error = %failure.message, "no notification stream; relying on the recheck");
-                    announced_reconnect = true;
                     delay = (delay * 2).min(RELISTEN_MAX);
                 }
             }

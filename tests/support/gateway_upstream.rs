@@ -68,6 +68,11 @@ impl Upstream {
         let _ = self.changed.send(());
     }
 
+    /// How many `subscriptions/listen` streams are open.
+    pub fn listeners(&self) -> usize {
+        self.changed.receiver_count()
+    }
+
     /// The calls received so far.
     pub fn calls(&self) -> Vec<(String, String, Value)> {
         self.served.lock().unwrap().calls.clone()
