@@ -1528,63 +1528,6 @@ fn is_valid_tool_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tool_names_follow_the_specification_character_set() {
-        assert!(is_valid_tool_name("get_weather.v2-beta"));
-        assert!(!is_valid_tool_name(""));
-        assert!(!is_valid_tool_name("get weather"));
-        assert!(!is_valid_tool_name("wétter"));
-        assert!(!is_valid_tool_name(&"a".repeat(129)));
-    }
-
-    #[test]
-    fn a_tool_without_an_input_schema_is_a_problem() {
-        let item = json!({"name": "t"});
-        assert!(item_problem(&item, &["name"], Some("inputSchema")).is_some());
-        let item = json!({"name": "t", "inputSchema": {"type": "object"}});
-        assert!(item_problem(&item, &["name"], Some("inputSchema")).is_none());
-    }
-
-    #[test]
-    fn icon_sources_must_be_https_or_data() {
-        assert!(icon_scheme_problem("https://example.com/i.png").is_none());
-        assert!(icon_scheme_problem("data:image/png;base64,AAAA").is_none());
-        assert!(icon_scheme_problem("javascript:alert(1)").is_some());
-        assert!(icon_scheme_problem("http://example.com/i.png").is_some());
-        assert!(icon_scheme_problem("file:///etc/passwd").is_some());
-        assert!(icon_scheme_problem("no scheme").is_some());
-    }
-
-    #[test]
-    fn modern_requests_carry_the_per_request_meta_keys() {
-        let params = with_meta(Some(json!({"cursor": "c"})), "2026-07-28");
-        assert_eq!(params["cursor"], "c");
-        assert_eq!(params["_meta"][META_PROTOCOL_VERSION], "2026-07-28");
-        assert_eq!(params["_meta"][META_CLIENT_INFO]["name"], "gatehouse");
-        assert_eq!(params["_meta"][META_CLIENT_CAPABILITIES], json!({}));
-    }
-
-    #[test]
-    fn an_unsupported_version_error_names_the_versions_to_retry_with() {
-        let data = json!({"supported": ["2026-07-28", "2025-11-25"], "requested": "1900-01-01"});
-        let supported = supported_of(Some(&data)).unwrap();
-        assert_eq!(mutual_modern(&supported), Some("2026-07-28"));
-        assert!(supported_of(Some(&json!({"supported": [1]}))).is_none());
-        assert_eq!(mutual_modern(&["2099-01-01".to_string()]), None);
-    }
-
-    #[test]
-    fn reserved_headers_cannot_be_overridden() {
-        let err = header_map(&[("Mcp-Session-Id".into(), "x".into())]).unwrap_err();
-        assert_eq!(err.code, crawl_codes::TRANSPORT);
-        assert!(header_map(&[("Authorization".into(), "Bearer t".into())]).is_ok());
-    }
-}
-
 /// The methods a [`Held`] conversation forwards: the three that read or run
 /// something on the caller's explicit request (the gateway's `tools/call`,
 /// `prompts/get`, `resources/read`), and nothing else.
@@ -1780,5 +1723,62 @@ impl Listening {
     pub(crate) async fn close(self) {
         drop(self.stream);
         self.held.close().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_names_follow_the_specification_character_set() {
+        assert!(is_valid_tool_name("get_weather.v2-beta"));
+        assert!(!is_valid_tool_name(""));
+        assert!(!is_valid_tool_name("get weather"));
+        assert!(!is_valid_tool_name("wétter"));
+        assert!(!is_valid_tool_name(&"a".repeat(129)));
+    }
+
+    #[test]
+    fn a_tool_without_an_input_schema_is_a_problem() {
+        let item = json!({"name": "t"});
+        assert!(item_problem(&item, &["name"], Some("inputSchema")).is_some());
+        let item = json!({"name": "t", "inputSchema": {"type": "object"}});
+        assert!(item_problem(&item, &["name"], Some("inputSchema")).is_none());
+    }
+
+    #[test]
+    fn icon_sources_must_be_https_or_data() {
+        assert!(icon_scheme_problem("https://example.com/i.png").is_none());
+        assert!(icon_scheme_problem("data:image/png;base64,AAAA").is_none());
+        assert!(icon_scheme_problem("javascript:alert(1)").is_some());
+        assert!(icon_scheme_problem("http://example.com/i.png").is_some());
+        assert!(icon_scheme_problem("file:///etc/passwd").is_some());
+        assert!(icon_scheme_problem("no scheme").is_some());
+    }
+
+    #[test]
+    fn modern_requests_carry_the_per_request_meta_keys() {
+        let params = with_meta(Some(json!({"cursor": "c"})), "2026-07-28");
+        assert_eq!(params["cursor"], "c");
+        assert_eq!(params["_meta"][META_PROTOCOL_VERSION], "2026-07-28");
+        assert_eq!(params["_meta"][META_CLIENT_INFO]["name"], "gatehouse");
+        assert_eq!(params["_meta"][META_CLIENT_CAPABILITIES], json!({}));
+    }
+
+    #[test]
+    fn an_unsupported_version_error_names_the_versions_to_retry_with() {
+        let data = json!({"supported": ["2026-07-28", "2025-11-25"], "requested": "1900-01-01"});
+        let supported = supported_of(Some(&data)).unwrap();
+        assert_eq!(mutual_modern(&supported), Some("2026-07-28"));
+        assert!(supported_of(Some(&json!({"supported": [1]}))).is_none());
+        assert_eq!(mutual_modern(&["2099-01-01".to_string()]), None);
+    }
+
+    #[test]
+    fn reserved_headers_cannot_be_overridden() {
+        let err = header_map(&[("Mcp-Session-Id".into(), "x".into())]).unwrap_err();
+        assert_eq!(err.code, crawl_codes::TRANSPORT);
+        assert!(header_map(&[("Authorization".into(), "Bearer t".into())]).is_ok());
     }
 }

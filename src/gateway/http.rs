@@ -115,13 +115,13 @@ fn rpc_error(status: StatusCode, code: i64, message: &str) -> Response {
 
 /// DNS-rebinding guard: `Host` must be one of ours; `Origin`, when present,
 /// must be `http://` or `https://` one of ours.
-fn check_origin(state: &HttpState, headers: &HeaderMap) -> Result<(), Response> {
+fn check_origin(state: &HttpState, headers: &HeaderMap) -> Result<(), Box<Response>> {
     let refused = || {
-        rpc_error(
+        Box::new(rpc_error(
             StatusCode::FORBIDDEN,
             codes::INVALID_REQUEST,
             "Forbidden: Host or Origin not allowed",
-        )
+        ))
     };
     let host = headers
         .get(header::HOST)
@@ -146,7 +146,10 @@ fn check_origin(state: &HttpState, headers: &HeaderMap) -> Result<(), Response> 
 
 /// The caller of a request: by bearer token when a token file is in use,
 /// else the default audience. A 401 when a token is needed and missing or unknown.
-fn caller(state: &HttpState, headers: &HeaderMap) -> Result<(Caller, Option<String>), Response> {
+fn caller(
+    state: &HttpState,
+    headers: &HeaderMap,
+) -> Result<(Caller, Option<String>), Box<Response>> {
     let gateway = &state.gateway;
     let Some(tokens) = &gateway.options.tokens else {
         let audience = gateway
@@ -170,7 +173,7 @@ fn caller(state: &HttpState, headers: &HeaderMap) -> Result<(Caller, Option<Stri
         response
             .headers_mut()
             .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-        response
+        Box::new(response)
     };
     let token = headers
         .get(header::AUTHORIZATION)
@@ -211,11 +214,11 @@ fn find_session(state: &HttpState, id: &str, token: &Option<String>) -> Option<S
 /// POST /mcp: one JSON-RPC message.
 async fn post_message(State(state): State<HttpState>, headers: HeaderMap, body: Bytes) -> Response {
     if let Err(refused) = check_origin(&state, &headers) {
-        return refused;
+        return *refused;
     }
     let (mut caller, token) = match caller(&state, &headers) {
         Ok(found) => found,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     let Ok(message) = serde_json::from_slice::<Value>(&body) else {
         return rpc_error(StatusCode::BAD_REQUEST, -32700, "Parse error");
@@ -391,11 +394,11 @@ fn listen(caller: Caller, message: Value) -> Response {
 /// GET /mcp: a 2025-11-25 session's stream of list changes.
 async fn open_stream(State(state): State<HttpState>, headers: HeaderMap) -> Response {
     if let Err(refused) = check_origin(&state, &headers) {
-        return refused;
+        return *refused;
     }
     let token = match caller(&state, &headers) {
         Ok((_, token)) => token,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     let Some(id) = session_header(&headers) else {
         return rpc_error(
@@ -420,11 +423,11 @@ async fn open_stream(State(state): State<HttpState>, headers: HeaderMap) -> Resp
 /// DELETE /mcp: ends a session.
 async fn end_session(State(state): State<HttpState>, headers: HeaderMap) -> Response {
     if let Err(refused) = check_origin(&state, &headers) {
-        return refused;
+        return *refused;
     }
     let token = match caller(&state, &headers) {
         Ok((_, token)) => token,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     let Some(id) = session_header(&headers) else {
         return rpc_error(
@@ -452,7 +455,7 @@ async fn end_session(State(state): State<HttpState>, headers: HeaderMap) -> Resp
 /// like the rest; behind the same Host check).
 async fn metrics(State(state): State<HttpState>, headers: HeaderMap) -> Response {
     if let Err(refused) = check_origin(&state, &headers) {
-        return refused;
+        return *refused;
     }
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],

@@ -14,6 +14,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use gatehouse::discovery::{CrawlOptions, NetPolicy};
@@ -468,6 +469,21 @@ async fn a_tool_that_drifts_disappears_within_5_s_of_list_changed_and_is_reporte
     let gateway = start_gateway(&world.app.address, |o| o.report_token = Some(report_token)).await;
     assert_eq!(tool_names(&gateway, None).await, approved_names());
 
+    // A 2026-07-28 client of the gateway listens for its list changes.
+    let mut listening = reqwest::Client::new()
+        .post(&gateway.url)
+        .json(&json!({"jsonrpc": "2.0", "id": "watch", "method": "subscriptions/listen", "params": {
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}},
+            "notifications": {"toolsListChanged": true}}}))
+        .send()
+        .await
+        .unwrap();
+    let ack = String::from_utf8(listening.chunk().await.unwrap().unwrap().to_vec()).unwrap();
+    assert!(
+        ack.contains("notifications/subscriptions/acknowledged"),
+        "{ack}"
+    );
+
     world
         .alpha
         .edit_tool("fetch_page", |t| t["description"] = json!(POISONED));
@@ -477,6 +493,25 @@ async fn a_tool_that_drifts_disappears_within_5_s_of_list_changed_and_is_reporte
         !names.iter().any(|n| n == "fetch_page")
     })
     .await;
+    let notified = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            let chunk = listening
+                .chunk()
+                .await
+                .unwrap()
+                .expect("the stream stays open");
+            let text = String::from_utf8_lossy(&chunk).into_owned();
+            if text.contains("notifications/tools/list_changed") {
+                return text;
+            }
+        }
+    })
+    .await
+    .expect("the client is told that the tool list changed");
+    assert!(
+        notified.contains(r#""io.modelcontextprotocol/subscriptionId":"watch""#),
+        "{notified}"
+    );
     let (_, refused) = rpc(
         &gateway,
         None,
@@ -849,17 +884,36 @@ fn find_checks(dir: &std::path::Path) -> Option<PathBuf> {
     None
 }
 
-/// A registry stand-in serving whatever allowlist document the test puts in it.
+/// A registry stand-in serving whatever allowlist document the test puts in
+/// it, with a strong ETag; counts the 304s it answers to `If-None-Match`.
 async fn fake_registry(
     document: Arc<std::sync::Mutex<Vec<u8>>>,
-) -> (String, tokio::task::JoinHandle<()>) {
+) -> (String, tokio::task::JoinHandle<()>, Arc<AtomicUsize>) {
+    use axum::http::HeaderMap;
+    use axum::response::IntoResponse;
     use axum::routing::get;
+    let not_modified = Arc::new(AtomicUsize::new(0));
+    let counted = not_modified.clone();
     let app = axum::Router::new()
         .route(
             "/v1/allowlist",
-            get(move || {
+            get(move |headers: HeaderMap| {
                 let document = document.clone();
-                async move { document.lock().unwrap().clone() }
+                let counted = counted.clone();
+                async move {
+                    let bytes = document.lock().unwrap().clone();
+                    let etag = format!(
+                        "\"{}\"",
+                        bytes.len() as u64 * 31 + bytes.iter().map(|b| *b as u64).sum::<u64>()
+                    );
+                    if headers.get("if-none-match").and_then(|v| v.to_str().ok())
+                        == Some(etag.as_str())
+                    {
+                        counted.fetch_add(1, Ordering::Relaxed);
+                        return (StatusCode::NOT_MODIFIED, [("etag", etag)]).into_response();
+                    }
+                    ([("etag", etag)], bytes).into_response()
+                }
             }),
         )
         .route("/v1/root/{n}", get(|| async { StatusCode::NOT_FOUND }));
@@ -868,7 +922,7 @@ async fn fake_registry(
     let task = tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
     });
-    (address, task)
+    (address, task, not_modified)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -900,14 +954,14 @@ async fn an_expired_or_tampered_allowlist_leaves_the_gateway_exposing_nothing() 
             version,
             Utc::now() - Days::hours(1),
             expires,
-            &[server.clone()],
+            std::slice::from_ref(&server),
             &[],
         );
         keys.store.sign_allowlist(&payload).to_bytes()
     };
     let good = sign(1, Utc::now() + Days::days(1));
     let document = Arc::new(std::sync::Mutex::new(good.clone()));
-    let (registry, _task) = fake_registry(document.clone()).await;
+    let (registry, _task, not_modified) = fake_registry(document.clone()).await;
     let root = keys.store.root_document(1).unwrap().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut opts = options(&registry, root, dir.path().join("state.json"));
@@ -926,6 +980,20 @@ async fn an_expired_or_tampered_allowlist_leaves_the_gateway_exposing_nothing() 
         task,
         _dir: tempfile::tempdir().unwrap(),
     };
+    assert_eq!(
+        tool_names(&running, None).await,
+        ["exfiltrate", "fetch_page", "search"]
+    );
+
+    // Unchanged, the document is revalidated with If-None-Match and not fetched again.
+    let started = Instant::now();
+    while not_modified.load(Ordering::Relaxed) == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "no If-None-Match revalidation"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     assert_eq!(
         tool_names(&running, None).await,
         ["exfiltrate", "fetch_page", "search"]
