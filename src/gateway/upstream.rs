@@ -18,7 +18,7 @@ use crate::discovery::{self, CrawlOptions, Session, SessionError};
 use crate::snapshot::Snapshot;
 
 /// Most idle conversations kept open per upstream.
-const MAX_IDLE_SESSIONS: usize = 32;
+const MAX_IDLE_SESSIONS: usize = 128;
 /// Pause before reopening a notification stream that ended; doubled after
 /// each failure to open one, up to [`RELISTEN_MAX`].
 const RELISTEN_AFTER: Duration = Duration::from_secs(1);
