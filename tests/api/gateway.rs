@@ -23,6 +23,9 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::{Backend, TestApp, enc, remote_server};
+use crate::on_both_backends;
+
+on_both_backends!(a_drift_report_queues_one_monitor_rescan_and_needs_a_reviewer_token);
 
 #[path = "../support/gateway_upstream.rs"]
 mod gateway_upstream;
@@ -1019,4 +1022,184 @@ async fn an_expired_or_tampered_allowlist_leaves_the_gateway_exposing_nothing() 
     .await;
     assert_eq!(refused["error"]["code"], -32602);
     assert!(upstream.calls().is_empty());
+}
+
+/// `POST /api/v1/gateway/drift`: a reviewer's report queues one monitor rescan
+/// (a second report while it waits queues nothing), is audited, and is refused
+/// to a publisher, for an unknown version and for a version the monitor does
+/// not rescan.
+async fn a_drift_report_queues_one_monitor_rescan_and_needs_a_reviewer_token(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let upstream = spawn_upstream("alpha", alpha_served()).await;
+    let publisher = app.publisher("acme", &["com.example"]).await;
+    let r = app
+        .publish(
+            &publisher,
+            &remote_server("com.example/alpha", "1.0.0", &upstream.url),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::CREATED);
+    app.publish_approved(&publisher, "com.example/packaged", &["1.0.0"])
+        .await;
+    app.drain_jobs().await;
+    approve(&app, "com.example/alpha", None, &["default"]).await;
+    let report = |server: &str| {
+        json!({"server": server, "version": "1.0.0", "kind": "tool", "name": "search",
+               "expected": "aa".repeat(32), "found": "bb".repeat(32)})
+    };
+    let path = "/api/v1/gateway/drift";
+
+    let first = app
+        .post(
+            path,
+            Some(&app.reviewer_token),
+            Some(&report("com.example/alpha")),
+        )
+        .await;
+    let first_status = first.status();
+    let first: Value = first.json().await.unwrap();
+    let second: Value = app
+        .post(
+            path,
+            Some(&app.reviewer_token),
+            Some(&report("com.example/alpha")),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let by_publisher = app
+        .post(path, Some(&publisher), Some(&report("com.example/alpha")))
+        .await
+        .status();
+    let anonymous = app
+        .post(path, None, Some(&report("com.example/alpha")))
+        .await
+        .status();
+    let unknown = app
+        .post(
+            path,
+            Some(&app.reviewer_token),
+            Some(&report("com.example/none")),
+        )
+        .await
+        .status();
+    let package = app
+        .post(
+            path,
+            Some(&app.reviewer_token),
+            Some(&report("com.example/packaged")),
+        )
+        .await
+        .status();
+
+    assert_eq!(first_status, StatusCode::ACCEPTED);
+    assert_eq!(first["queued"], true);
+    assert_eq!(second["queued"], false, "one rescan waiting is enough");
+    assert_eq!(app.count("jobs WHERE kind = 'monitor'").await, 1);
+    assert_eq!(
+        app.count("audit_log WHERE action = 'version.drift_reported'")
+            .await,
+        2
+    );
+    assert_eq!(by_publisher, StatusCode::FORBIDDEN);
+    assert_eq!(anonymous, StatusCode::UNAUTHORIZED);
+    assert_eq!(unknown, StatusCode::NOT_FOUND);
+    assert_eq!(package, StatusCode::CONFLICT);
+}
+
+/// The real binary: usage errors exit 2 before anything is served, and
+/// `--stdio` serves the approved tools to a client on its standard input.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_gateway_command_refuses_bad_usage_and_serves_stdio() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let world = world(&["default"], &["default"]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root.json");
+    std::fs::write(&root, root_of(&world.app.address).await).unwrap();
+    let bin = env!("CARGO_BIN_EXE_gatehouse");
+    let run = |args: &[&str]| {
+        Command::new(bin)
+            .args(args)
+            .env("GATEHOUSE_LOG", "warn")
+            .output()
+            .unwrap()
+    };
+    let root_arg = root.to_str().unwrap();
+
+    let bad_registry = run(&["gateway", "--registry", "ftp://x", "--root", root_arg]);
+    let exposed = run(&[
+        "gateway",
+        "--registry",
+        &world.app.address,
+        "--root",
+        root_arg,
+        "--listen",
+        "0.0.0.0:0",
+    ]);
+    let no_root = run(&[
+        "gateway",
+        "--registry",
+        &world.app.address,
+        "--root",
+        "/nonexistent/root.json",
+    ]);
+
+    for (output, says) in [
+        (&bad_registry, "http(s)"),
+        (&exposed, "--token-file"),
+        (&no_root, "--root"),
+    ] {
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(String::from_utf8_lossy(&output.stderr).contains(says));
+    }
+
+    let mut child = tokio::process::Command::new(bin)
+        .args([
+            "gateway",
+            "--registry",
+            &world.app.address,
+            "--root",
+            root_arg,
+            "--stdio",
+            "--scan-allow-private",
+            "1",
+        ])
+        .env("GATEHOUSE_LOG", "warn")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n")
+        .await
+        .unwrap();
+    let line = tokio::time::timeout(Duration::from_secs(30), stdout.next_line())
+        .await
+        .expect("an answer on stdout")
+        .unwrap()
+        .unwrap();
+    let answer: Value = serde_json::from_str(&line).unwrap();
+    let mut names: Vec<String> = answer["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    names.sort();
+    assert_eq!(names, approved_names());
+    drop(stdin);
+    let status = tokio::time::timeout(Duration::from_secs(10), child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(status.success(), "the end of stdin is a clean shutdown");
 }
