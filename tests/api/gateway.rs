@@ -554,12 +554,13 @@ async fn a_tool_that_drifts_silently_disappears_within_the_recheck() {
         t["inputSchema"]["properties"]["query"]["maxLength"] = json!(100000)
     });
 
-    let took = until(&gateway, Duration::from_secs(4), |names| {
+    // Within the recheck, plus up to 2 s for the crawl and rebuild on a loaded machine.
+    let took = until(&gateway, Duration::from_secs(6), |names| {
         !names.iter().any(|n| n == "add")
     })
     .await;
     assert!(
-        took <= Duration::from_secs(3),
+        took <= Duration::from_secs(4),
         "took {took:?} with --recheck 2"
     );
 }
@@ -586,12 +587,13 @@ async fn revoking_a_server_removes_its_tools_within_the_allowlist_refresh() {
         .await;
     assert_eq!(r.status(), StatusCode::OK, "{}", r.text().await.unwrap());
 
-    let took = until(&gateway, Duration::from_secs(3), |names| {
+    // Within the refresh, plus up to 2 s for the fetch and rebuild on a loaded machine.
+    let took = until(&gateway, Duration::from_secs(5), |names| {
         names == ["alpha__search", "fetch_page"] || names == ["fetch_page", "search"]
     })
     .await;
     assert!(
-        took <= Duration::from_secs(2),
+        took <= Duration::from_secs(3),
         "took {took:?} with --allowlist-refresh 1"
     );
     // With beta gone, alpha's `search` is no longer ambiguous... but names come
@@ -895,6 +897,7 @@ async fn fake_registry(
     use axum::http::HeaderMap;
     use axum::response::IntoResponse;
     use axum::routing::get;
+    use sha2::Digest;
     let not_modified = Arc::new(AtomicUsize::new(0));
     let counted = not_modified.clone();
     let app = axum::Router::new()
@@ -905,10 +908,7 @@ async fn fake_registry(
                 let counted = counted.clone();
                 async move {
                     let bytes = document.lock().unwrap().clone();
-                    let etag = format!(
-                        "\"{}\"",
-                        bytes.len() as u64 * 31 + bytes.iter().map(|b| *b as u64).sum::<u64>()
-                    );
+                    let etag = format!("\"{}\"", hex::encode(sha2::Sha256::digest(&bytes)));
                     if headers.get("if-none-match").and_then(|v| v.to_str().ok())
                         == Some(etag.as_str())
                     {
@@ -1006,13 +1006,15 @@ async fn an_expired_or_tampered_allowlist_leaves_the_gateway_exposing_nothing() 
     *document.lock().unwrap() = crate::allowlist_support::tamper_payload(&good, |p| {
         p["servers"][0]["tools"]["pins"][0]["sha256"] = json!("00".repeat(32));
     });
-    until(&running, Duration::from_secs(3), |names| names.is_empty()).await;
+    // Bounds with room for a loaded machine: what is tested here is that
+    // nothing stays exposed (the refresh bound is tested with a revocation).
+    until(&running, Duration::from_secs(10), |names| names.is_empty()).await;
 
     // A good newer document brings the tools back; an expired one withdraws them.
     *document.lock().unwrap() = sign(2, Utc::now() + Days::days(1));
-    until(&running, Duration::from_secs(3), |names| names.len() == 3).await;
+    until(&running, Duration::from_secs(10), |names| names.len() == 3).await;
     *document.lock().unwrap() = sign(3, Utc::now() - Days::minutes(1));
-    until(&running, Duration::from_secs(3), |names| names.is_empty()).await;
+    until(&running, Duration::from_secs(10), |names| names.is_empty()).await;
     let (_, refused) = rpc(
         &running,
         None,
