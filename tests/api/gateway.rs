@@ -58,7 +58,7 @@ fn alpha_served() -> Served {
             "description": "The alpha index's readme.",
             "mimeType": "text/plain"
         })],
-        calls: vec![],
+        ..Served::default()
     }
 }
 
@@ -1204,4 +1204,40 @@ async fn the_gateway_command_refuses_bad_usage_and_serves_stdio() {
         .unwrap()
         .unwrap();
     assert!(status.success(), "the end of stdin is a clean shutdown");
+}
+
+/// The older era upstream side: with `initialize` sessions (2025-11-25) the
+/// gateway hears of changes on the session's GET stream, and a drifted tool
+/// disappears within 5 s of the notification just the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_legacy_session_upstream_announcing_a_change_is_heard_on_its_get_stream() {
+    let world = world(&["default"], &["default"]).await;
+    // The registry's scan listed beta's tools already.
+    let scanned = world.beta.tool_lists();
+    let gateway = start_gateway(&world.app.address, |o| {
+        o.crawl.era = gatehouse::discovery::EraChoice::Legacy;
+    })
+    .await;
+    assert_eq!(tool_names(&gateway, None).await, approved_names());
+    // The watcher crawls once more as soon as its GET stream is open: after
+    // that second list, only a notification (or the 300 s recheck) can tell
+    // the gateway of a change.
+    let started = Instant::now();
+    while world.beta.tool_lists() < scanned + 2 {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the gateway never opened beta's notification stream"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    world
+        .beta
+        .edit_tool("add", |t| t["description"] = json!(POISONED));
+    world.beta.announce_change();
+
+    until(&gateway, Duration::from_secs(5), |names| {
+        !names.iter().any(|n| n == "add")
+    })
+    .await;
 }

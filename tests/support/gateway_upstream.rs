@@ -14,7 +14,7 @@ use rmcp::model::{
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
     SubscriptionFilter,
 };
-use rmcp::service::{RequestContext, SubscriptionContext};
+use rmcp::service::{NotificationContext, Peer, RequestContext, SubscriptionContext};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -32,6 +32,8 @@ pub struct Served {
     pub resources: Vec<Value>,
     /// Every `tools/call`, `prompts/get` and `resources/read` received: (method, name or URI, arguments).
     pub calls: Vec<(String, String, Value)>,
+    /// How many `tools/list` requests were answered.
+    pub tool_lists: usize,
 }
 
 /// A running upstream; dropping it stops the server.
@@ -42,6 +44,7 @@ pub struct Upstream {
     pub label: String,
     served: Arc<Mutex<Served>>,
     changed: broadcast::Sender<()>,
+    sessions: Arc<Mutex<Vec<Peer<RoleServer>>>>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -63,9 +66,26 @@ impl Upstream {
         edit(tool);
     }
 
-    /// Sends `notifications/tools/list_changed` to every listener.
+    /// Sends `notifications/tools/list_changed` to every listener: on the
+    /// `subscriptions/listen` streams (2026-07-28) and on the GET stream of
+    /// every initialised session (2025-11-25).
     pub fn announce_change(&self) {
         let _ = self.changed.send(());
+        for peer in self.sessions.lock().unwrap().iter().cloned() {
+            tokio::spawn(async move {
+                let _ = peer.notify_tool_list_changed().await;
+            });
+        }
+    }
+
+    /// How many `tools/list` requests were answered.
+    pub fn tool_lists(&self) -> usize {
+        self.served.lock().unwrap().tool_lists
+    }
+
+    /// How many older-era sessions completed their handshake.
+    pub fn sessions(&self) -> usize {
+        self.sessions.lock().unwrap().len()
     }
 
     /// How many `subscriptions/listen` streams are open.
@@ -84,6 +104,7 @@ struct Handler {
     label: String,
     served: Arc<Mutex<Served>>,
     changed: broadcast::Sender<()>,
+    sessions: Arc<Mutex<Vec<Peer<RoleServer>>>>,
 }
 
 fn from<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
@@ -109,7 +130,11 @@ impl ServerHandler for Handler {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = self.served.lock().unwrap().tools.clone();
+        let tools = {
+            let mut served = self.served.lock().unwrap();
+            served.tool_lists += 1;
+            served.tools.clone()
+        };
         from(json!({"tools": tools}))
     }
 
@@ -189,6 +214,10 @@ impl ServerHandler for Handler {
         Ok(result.into())
     }
 
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.sessions.lock().unwrap().push(context.peer);
+    }
+
     fn accepted_subscription_filter(
         &self,
         requested: &SubscriptionFilter,
@@ -218,10 +247,12 @@ impl ServerHandler for Handler {
 pub async fn spawn_upstream(label: &str, served: Served) -> Upstream {
     let served = Arc::new(Mutex::new(served));
     let (changed, _) = broadcast::channel(16);
+    let sessions: Arc<Mutex<Vec<Peer<RoleServer>>>> = Arc::default();
     let handler = Handler {
         label: label.to_string(),
         served: served.clone(),
         changed: changed.clone(),
+        sessions: sessions.clone(),
     };
     let config = StreamableHttpServerConfig::default()
         .disable_allowed_hosts()
@@ -242,6 +273,7 @@ pub async fn spawn_upstream(label: &str, served: Served) -> Upstream {
         label: label.to_string(),
         served,
         changed,
+        sessions,
         task,
     }
 }
