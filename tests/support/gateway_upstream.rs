@@ -71,7 +71,8 @@ impl Upstream {
     /// every initialised session (2025-11-25).
     pub fn announce_change(&self) {
         let _ = self.changed.send(());
-        for peer in self.sessions.lock().unwrap().iter().cloned() {
+        let peers = self.sessions.lock().unwrap().clone();
+        for peer in peers {
             tokio::spawn(async move {
                 let _ = peer.notify_tool_list_changed().await;
             });
