@@ -61,6 +61,29 @@ pub struct Config {
     #[arg(long = "rules-file", env = "GATEHOUSE_RULES", global = true)]
     pub rules_file: Option<PathBuf>,
 
+    /// Scan package servers (npm, PyPI) by installing them and starting them in
+    /// the bubblewrap sandbox; `false` reports them as not crawled (GH-PRO-005).
+    #[arg(
+        long,
+        env = "GATEHOUSE_SCAN_PACKAGES",
+        default_value_t = true,
+        action = clap::ArgAction::Set,
+        global = true
+    )]
+    pub scan_packages: bool,
+
+    /// Verify who runs each remote after its crawl (a Server Card naming the
+    /// server, the publisher's challenge token, or a host under its
+    /// namespaces); an unverified remote is a medium finding (GH-OWN-003).
+    #[arg(
+        long,
+        env = "GATEHOUSE_VERIFY_REMOTES",
+        default_value_t = true,
+        action = clap::ArgAction::Set,
+        global = true
+    )]
+    pub verify_remotes: bool,
+
     /// Log format: `text` or `json`.
     #[arg(
         long,
@@ -139,6 +162,10 @@ impl Config {
             job_lease_secs: 15,
             trusted_proxies: None,
             rules_file: None,
+            // Code that builds its own configuration (tests, benches) opts in
+            // to installing and running packages.
+            scan_packages: false,
+            verify_remotes: false,
             log_format: "text".into(),
         }
     }
@@ -228,6 +255,8 @@ impl fmt::Debug for Config {
             .field("workers", &self.workers)
             .field("job_lease_secs", &self.job_lease_secs)
             .field("rules_file", &self.rules_file)
+            .field("scan_packages", &self.scan_packages)
+            .field("verify_remotes", &self.verify_remotes)
             .field("log_format", &self.log_format)
             .finish()
     }

@@ -2,7 +2,8 @@
 //!
 //! The modules follow the flow of data in ARCHITECTURE.md (and docs/DESIGN.md
 //! §1): publishers submit to the `registry`; `jobs` run `discovery` (crawl) and
-//! `analysis` (rules); reviewers decide through `review`; `allowlist` pins and
+//! `analysis` (rules), and for package servers `packages` (install, sandbox,
+//! ownership); reviewers decide through `review`; `allowlist` pins and
 //! signs what was approved; the `monitor` watches for drift. `http` is the thin
 //! edge, `accounts` the account service, `storage` the database; `startup`
 //! builds a running registry from a `config`; `cli` is the command line, which
@@ -18,6 +19,7 @@ pub mod gateway;
 pub mod http;
 pub mod jobs;
 pub mod monitor;
+pub mod packages;
 pub mod registry;
 pub mod review;
 pub mod signing;

@@ -193,7 +193,7 @@ impl Publisher {
                 .collect(),
             None => snapshot.tools.clone(),
         };
-        let entry = allowlist::payload::server_entry(&ApprovedServer {
+        let mut entry = allowlist::payload::server_entry(&ApprovedServer {
             name: v.server_name.clone(),
             version: v.version.clone(),
             approved_at: parse_ts(&approval.approved_at).unwrap_or_else(Utc::now),
@@ -204,6 +204,17 @@ impl Publisher {
             instructions: snapshot.instructions.clone(),
             risk,
         });
+        // Each remote carries its verification state (issue 15, additive).
+        let states = crate::storage::ownership::remote_states_tx(tx, &v.server_id).await?;
+        for remote in &mut entry.match_.remotes {
+            remote.verification = Some(
+                states
+                    .iter()
+                    .find(|(url, _)| *url == remote.url)
+                    .map(|(_, state)| state.clone())
+                    .unwrap_or_else(|| "unverified".into()),
+            );
+        }
         let entry_json = serde_json::to_string(&entry)?;
         store::replace_entries(tx, &v.id, &v.server_name, &approval.audiences, &entry_json).await?;
         Ok(())

@@ -220,6 +220,40 @@ pub struct CrawlInfo {
     /// scan` exits 2 and the registry marks the version `scan_failed`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unread: Vec<String>,
+    /// For a package server (`transport` `stdio`): what was installed and
+    /// how it ran in the sandbox. An additive field of the contract.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<PackageInfo>,
+}
+
+/// What the package sandbox installed and ran (`crawl.package`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackageInfo {
+    /// `npm` or `pypi`.
+    pub registry_type: String,
+    /// The package name.
+    pub identifier: String,
+    /// The version server.json asked for.
+    pub version: String,
+    /// The version the registry delivered.
+    #[serde(default)]
+    pub resolved_version: String,
+    /// The registry's integrity hash of the package (npm `sha512-…`, PyPI `sha256=…`).
+    #[serde(default)]
+    pub integrity: String,
+    /// How many other packages were installed with it.
+    #[serde(default)]
+    pub dependencies: u64,
+    /// How long the install took (near zero when it came from the cache).
+    #[serde(default)]
+    pub install_ms: u64,
+    /// Whether the install came from the cache.
+    #[serde(default)]
+    pub cached: bool,
+    /// How long the sandboxed crawl took, start to kill.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crawl_ms: Option<u64>,
 }
 
 /// The caching hints of one cacheable result (MCP 2026-07-28, Caching §Cacheable Model).

@@ -96,6 +96,16 @@ pub fn worker_config(config: &Config) -> anyhow::Result<WorkerConfig> {
     worker.secrets = Some(std::sync::Arc::new(
         crate::registry::crawl_secrets::Vault::new(&config.data_dir),
     ));
+    worker.verify_remotes = config.verify_remotes;
+    if config.scan_packages {
+        if !crate::packages::sandbox::available() {
+            // Package scans fail closed (scan_failed) until bubblewrap works.
+            tracing::warn!(
+                "bubblewrap (bwrap) is missing or cannot make a sandbox here: package servers cannot be scanned"
+            );
+        }
+        worker.packages = Some(crate::packages::PackagesConfig::new(&config.data_dir));
+    }
     Ok(worker)
 }
 

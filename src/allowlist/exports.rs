@@ -205,6 +205,7 @@ mod tests {
                     remotes: vec![RemoteMatch {
                         type_: "streamable-http".into(),
                         url: url.into(),
+                        verification: None,
                     }],
                     packages: vec![],
                 },

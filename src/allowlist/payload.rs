@@ -138,6 +138,10 @@ pub struct RemoteMatch {
     pub type_: String,
     /// The endpoint URL.
     pub url: String,
+    /// Who is proven to run it (issue 15, an additive field): `card`,
+    /// `challenge`, `domain` or `unverified`; absent in entries signed before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verification: Option<String>,
 }
 
 /// A package at an exact version.
@@ -358,6 +362,7 @@ pub fn match_rules(server_json: &Value) -> MatchRules {
             Some(RemoteMatch {
                 type_: field(r, "type")?,
                 url: field(r, "url")?,
+                verification: None,
             })
         })
         .collect();

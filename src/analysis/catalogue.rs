@@ -151,6 +151,18 @@ pub mod ids {
     pub const HID_MARKUP: &str = "GH-HID-008";
     /// The analysis itself failed (a panic caught by the worker).
     pub const ANA_FAILED: &str = "GH-ANA-001";
+    /// A package that cannot be installed from wheels (an sdist-only package or dependency).
+    pub const PKG_SOURCE_ONLY: &str = "GH-PKG-001";
+    /// A package type the sandbox does not run yet (OCI image, MCPB bundle, NuGet).
+    pub const PKG_NOT_RUN: &str = "GH-PKG-002";
+    /// The package could not be installed, or its server not started, in the sandbox.
+    pub const PKG_FAILED: &str = "GH-PKG-003";
+    /// npm `package.json` `mcpName` is absent or names another server.
+    pub const OWN_NPM: &str = "GH-OWN-001";
+    /// PyPI or NuGet README does not carry `mcp-name: <server name>`.
+    pub const OWN_README: &str = "GH-OWN-002";
+    /// A remote URL whose ownership nobody proved.
+    pub const OWN_REMOTE: &str = "GH-OWN-003";
 }
 
 use Category as C;
@@ -666,6 +678,54 @@ static RULES: &[RuleInfo] = &[
         "Analysis failed",
         "When the analysis cannot finish, the scan fails closed: the capabilities were not checked and need a reviewer's own reading.",
         "(no text: raised by the worker when the analysis panics)"
+    ),
+    rule!(
+        ids::PKG_SOURCE_ONLY,
+        C::Protocol,
+        S::High,
+        "Package or dependency published as source only",
+        "Installing a source distribution runs its build code on the installing machine; the sandbox installs wheels only, so this package was not run and its capabilities are unknown.",
+        "mcp-server-x==1.0 with only a .tar.gz on PyPI"
+    ),
+    rule!(
+        ids::PKG_NOT_RUN,
+        C::Protocol,
+        S::Info,
+        "Package type not crawled yet",
+        "OCI images, MCPB bundles and NuGet packages are not started in the sandbox yet; the reviewer approves them without seeing their capabilities.",
+        "registryType: oci, identifier: docker.io/example/server:1.0"
+    ),
+    rule!(
+        ids::PKG_FAILED,
+        C::Protocol,
+        S::High,
+        "Package could not be installed or crawled in the sandbox",
+        "A package that does not install or whose server does not answer within the sandbox's limits was not scanned; it fails closed.",
+        "a server that exits at start, or prints without end"
+    ),
+    rule!(
+        ids::OWN_NPM,
+        C::Impersonation,
+        S::High,
+        "npm package does not name this server (mcpName)",
+        "The official registry accepts an npm package only when its package.json mcpName equals the server name; otherwise anyone could publish someone else's package under their own name.",
+        "mcpName: io.github.someone-else/server"
+    ),
+    rule!(
+        ids::OWN_README,
+        C::Impersonation,
+        S::High,
+        "PyPI or NuGet README does not carry mcp-name",
+        "The official registry accepts a PyPI or NuGet package only when its README says mcp-name: <server name>; otherwise anyone could publish someone else's package under their own name.",
+        "a README without mcp-name: io.github.example/server"
+    ),
+    rule!(
+        ids::OWN_REMOTE,
+        C::Impersonation,
+        S::Medium,
+        "Remote URL not verified as the publisher's",
+        "Nothing proves that the publisher runs the remote: no Server Card names the server, no challenge token was served, and the host is outside the publisher's proven domain.",
+        "https://mcp.other-company.example/mcp under io.github.someone/server"
     ),
 ];
 

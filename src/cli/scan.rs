@@ -19,13 +19,25 @@ use super::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE};
 pub struct ScanArgs {
     /// URL of the MCP server to crawl.
     #[arg(
-        required_unless_present_any = ["snapshot", "command"],
-        conflicts_with_all = ["snapshot", "command"]
+        required_unless_present_any = ["snapshot", "command", "package"],
+        conflicts_with_all = ["snapshot", "command", "package"]
     )]
     pub url: Option<String>,
     /// Crawl a server started as this command over stdio instead: `scan -- python3 server.py`.
-    #[arg(last = true, value_name = "COMMAND", conflicts_with = "snapshot")]
+    #[arg(last = true, value_name = "COMMAND", conflicts_with_all = ["snapshot", "package"])]
     pub command: Vec<String>,
+    /// Install a package (`npm:NAME@VERSION` or `pypi:NAME==VERSION`) into the
+    /// cache under the data directory, start it in the sandbox (bubblewrap: no
+    /// network, read-only system, private home) and crawl it over stdio.
+    #[arg(long, value_name = "SPEC", conflicts_with = "snapshot")]
+    pub package: Option<String>,
+    /// With --package: an argument for the package's server (repeatable).
+    #[arg(long = "package-arg", value_name = "ARG", requires = "package")]
+    pub package_args: Vec<String>,
+    /// With --package: the server name it is published under; checks its
+    /// ownership (npm mcpName, the README's mcp-name).
+    #[arg(long, value_name = "NAME", requires = "package")]
+    pub server_name: Option<String>,
     /// Analyse a saved Snapshot file instead of crawling.
     #[arg(long)]
     pub snapshot: Option<PathBuf>,
@@ -128,6 +140,9 @@ pub async fn run_scan(args: &ScanArgs, config: &crate::config::Config) -> i32 {
         },
         None => RulesConfig::default(),
     };
+    if let Some(spec) = &args.package {
+        return scan_package(spec, args, config, &rules).await;
+    }
     let snapshot = match (&args.snapshot, &args.url) {
         (Some(path), _) => match read_snapshot(path) {
             Ok(s) => s,
@@ -149,7 +164,7 @@ pub async fn run_scan(args: &ScanArgs, config: &crate::config::Config) -> i32 {
                 Err(e) => return fail(&e.to_string()),
             }
         }
-        (None, None) => return fail("give a URL, -- COMMAND or --snapshot FILE"),
+        (None, None) => return fail("give a URL, -- COMMAND, --package SPEC or --snapshot FILE"),
     };
     let unread = snapshot
         .crawl
@@ -161,6 +176,70 @@ pub async fn run_scan(args: &ScanArgs, config: &crate::config::Config) -> i32 {
     print_report(&report, args.format);
     // A declared list that could not be read was not scanned: a clean report
     // of the rest must not pass for a clean server.
+    if !unread.is_empty() {
+        return fail(&format!(
+            "crawl error: the declared list(s) {} could not be read, so the report is incomplete (see the protocol findings)",
+            unread.join(", ")
+        ));
+    }
+    match report.summary.max_severity {
+        Some(s) if s >= Severity::High => EXIT_FINDINGS,
+        _ => EXIT_OK,
+    }
+}
+
+/// `gatehouse scan --package SPEC`: install, sandbox, crawl, analyse. Exit
+/// codes as for a URL: 2 when the package could not be installed or crawled
+/// (the report still lists the package's own findings), 1 on a high finding.
+async fn scan_package(
+    spec: &str,
+    args: &ScanArgs,
+    config: &crate::config::Config,
+    rules: &RulesConfig,
+) -> i32 {
+    let mut package = match crate::packages::PackageRef::parse_spec(spec) {
+        Ok(p) => p,
+        Err(e) => return fail(&e.to_string()),
+    };
+    package.arguments = args.package_args.clone();
+    if !crate::packages::sandbox::available() {
+        return fail("bubblewrap (bwrap) is missing or cannot make a sandbox here; install the bubblewrap package");
+    }
+    let settings = crate::packages::PackagesConfig::new(&config.data_dir);
+    let options = CrawlOptions {
+        era: era_choice(args.connect.era),
+        progress: std::io::stderr().is_terminal(),
+        ..CrawlOptions::default()
+    };
+    let scanned =
+        crate::packages::scan(&package, args.server_name.as_deref(), &settings, &options).await;
+    let server = analysis::ReportServer {
+        name: args
+            .server_name
+            .clone()
+            .unwrap_or_else(|| package.identifier.clone()),
+        version: package.version.clone(),
+    };
+    let mut report = match &scanned.snapshot {
+        Some(snapshot) => {
+            let analysed = analysis::analyze(snapshot, &Context::default(), rules);
+            let mut findings = analysed.findings;
+            findings.extend(scanned.findings.clone());
+            Report::new(server, findings)
+        }
+        None => Report::new(server, scanned.findings.clone()),
+    };
+    let unread = scanned
+        .snapshot
+        .as_ref()
+        .and_then(|s| s.crawl.as_ref())
+        .map(|c| c.unread.clone())
+        .unwrap_or_default();
+    report.snapshot = scanned.snapshot;
+    print_report(&report, args.format);
+    if let Some(error) = &scanned.error {
+        return fail(error);
+    }
     if !unread.is_empty() {
         return fail(&format!(
             "crawl error: the declared list(s) {} could not be read, so the report is incomplete (see the protocol findings)",

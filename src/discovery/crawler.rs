@@ -242,6 +242,22 @@ pub(crate) async fn run_stdio(
     options: &CrawlOptions,
 ) -> Result<Snapshot, CrawlFailure> {
     let pipe = StdioPipe::spawn(command).map_err(|e| final_failure(crawl_codes::TRANSPORT, e))?;
+    run_pipe(pipe, options).await
+}
+
+/// The crawl of a server started by a command its caller prepared (the
+/// package sandbox), the process group killed at the end.
+pub(crate) async fn run_prepared(
+    command: tokio::process::Command,
+    options: &CrawlOptions,
+) -> Result<Snapshot, CrawlFailure> {
+    let pipe = StdioPipe::spawn_prepared(command, true)
+        .map_err(|e| final_failure(crawl_codes::TRANSPORT, e))?;
+    run_pipe(pipe, options).await
+}
+
+/// The crawl over an already started process.
+async fn run_pipe(pipe: StdioPipe, options: &CrawlOptions) -> Result<Snapshot, CrawlFailure> {
     // No network: the URL only names the target in messages; no header or
     // credential is sent anywhere.
     let options = CrawlOptions {
@@ -330,6 +346,7 @@ async fn run_on(
         duration_ms: started.elapsed().as_millis().try_into().unwrap_or(u64::MAX),
         errors: std::mem::take(&mut crawler.errors),
         unread: std::mem::take(&mut crawler.unread),
+        package: None,
     });
     Ok(snapshot)
 }

@@ -45,6 +45,7 @@
 
 mod client_assertion;
 mod crawler;
+mod document;
 mod http;
 mod jsonrpc;
 mod oauth;
@@ -56,6 +57,7 @@ mod transport;
 use std::time::Duration;
 
 pub use client_assertion::key_algorithm;
+pub use document::{Document, fetch_document};
 pub use policy::{Cidr, NetPolicy};
 
 use crate::snapshot::Snapshot;
@@ -267,6 +269,17 @@ pub async fn crawl_stdio(
     options: &CrawlOptions,
 ) -> Result<Snapshot, CrawlFailure> {
     crawler::run_stdio(command, options).await
+}
+
+/// Crawls a server started by `command`, a process its caller prepared (the
+/// package sandbox: `bwrap` with its limits), over stdio like [`crawl_stdio`].
+/// The command is started as the leader of its own process group, and the
+/// whole group is killed when the crawl ends, whatever the server did.
+pub async fn crawl_prepared(
+    command: tokio::process::Command,
+    options: &CrawlOptions,
+) -> Result<Snapshot, CrawlFailure> {
+    crawler::run_prepared(command, options).await
 }
 
 /// Calls the tool `name` of the server at `url` with `arguments` and returns the

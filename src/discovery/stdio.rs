@@ -30,6 +30,9 @@ use super::transport::Link;
 /// A running server process.
 pub(crate) struct StdioPipe {
     _child: Child,
+    /// The process group to kill when the pipe is dropped, when the process
+    /// was started as the leader of its own group (a sandboxed package).
+    group: Option<i32>,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
     /// The bytes of a line not yet ended by a newline.
@@ -42,22 +45,54 @@ impl StdioPipe {
         let (program, args) = command
             .split_first()
             .ok_or("no command to start was given")?;
-        let mut child = tokio::process::Command::new(program)
-            .args(args)
+        let mut prepared = tokio::process::Command::new(program);
+        prepared.args(args);
+        StdioPipe::spawn_prepared(prepared, false)
+    }
+
+    /// Starts a command its caller prepared (the package sandbox: `bwrap`
+    /// with its limits), with piped stdin and stdout and stderr discarded.
+    /// With `own_group`, the process leads a new process group and the whole
+    /// group is killed when the pipe is dropped, whatever its children did.
+    pub fn spawn_prepared(
+        mut command: tokio::process::Command,
+        own_group: bool,
+    ) -> Result<StdioPipe, String> {
+        let program = command.as_std().get_program().to_string_lossy().into_owned();
+        command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
-            .kill_on_drop(true)
+            .kill_on_drop(true);
+        if own_group {
+            command.process_group(0);
+        }
+        let mut child = command
             .spawn()
             .map_err(|e| format!("starting {program:?}: {e}"))?;
+        let group = if own_group {
+            child.id().and_then(|id| i32::try_from(id).ok())
+        } else {
+            None
+        };
         let stdin = child.stdin.take().ok_or("the process has no stdin")?;
         let stdout = child.stdout.take().ok_or("the process has no stdout")?;
         Ok(StdioPipe {
             _child: child,
+            group,
             stdin,
             stdout: BufReader::new(stdout),
             partial: Vec::new(),
         })
+    }
+
+    fn kill_group(&self) {
+        if let Some(group) = self.group {
+            // SAFETY: killpg has no memory effects; a group that is gone is ESRCH.
+            unsafe {
+                libc::killpg(group, libc::SIGKILL);
+            }
+        }
     }
 
     /// Writes one message and its newline.
@@ -124,5 +159,13 @@ impl StdioPipe {
                 return Ok(std::mem::take(&mut self.partial));
             }
         }
+    }
+}
+
+impl Drop for StdioPipe {
+    // `kill_on_drop` ends the direct child only; a sandboxed server's own
+    // children share its process group, and go with it.
+    fn drop(&mut self) {
+        self.kill_group();
     }
 }

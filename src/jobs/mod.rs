@@ -51,6 +51,12 @@ pub struct WorkerConfig {
     pub allowlists: Option<std::sync::Arc<crate::signing::Publisher>>,
     /// What a monitor rescan does with drift and unreachable servers.
     pub monitor: crate::monitor::Policy,
+    /// Where package servers are installed and how they are sandboxed;
+    /// `None`: they are reported as not crawled (GH-PRO-005).
+    pub packages: Option<crate::packages::PackagesConfig>,
+    /// Verify who runs each remote (Server Card, challenge, namespace domain)
+    /// after its crawl; unverified remotes get GH-OWN-003.
+    pub verify_remotes: bool,
 }
 
 /// The analysis a worker runs on a crawled snapshot.
@@ -73,6 +79,8 @@ impl WorkerConfig {
             secrets: None,
             allowlists: None,
             monitor: crate::monitor::Policy::default(),
+            packages: None,
+            verify_remotes: false,
         }
     }
 }
@@ -271,7 +279,26 @@ async fn run_scan(
     };
 
     let (snapshot, report) = match pick_remote(&doc) {
-        None => (None, package_only_report(server)),
+        None => match &config.packages {
+            None => (None, package_only_report(server)),
+            Some(settings) => {
+                let (snapshot, mut findings) =
+                    scan_packages(db, config, job, settings, &doc, &version.server_name).await?;
+                let report = match &snapshot {
+                    Some(snapshot) => {
+                        if let Some(error) = incomplete(snapshot) {
+                            anyhow::bail!(error);
+                        }
+                        let ctx = crate::review::approved_context(db, &version.server_name).await?;
+                        let analysed = analyze_guarded(config, snapshot, &ctx);
+                        findings.extend(analysed.findings);
+                        Report::new(server, findings)
+                    }
+                    None => Report::new(server, findings),
+                };
+                (snapshot, report)
+            }
+        },
         Some((url, transport)) => {
             let snapshot = crawl_remote(db, config, job, version, &doc, &url, transport).await?;
             // What was declared but not read was not scanned: fail closed (retried,
@@ -280,9 +307,12 @@ async fn run_scan(
                 anyhow::bail!(error);
             }
             let ctx = crate::review::approved_context(db, &version.server_name).await?;
-            let mut report = analyze_guarded(config, &snapshot, &ctx);
-            report.server = server;
-            (Some(snapshot), report)
+            let analysed = analyze_guarded(config, &snapshot, &ctx);
+            let mut findings = analysed.findings;
+            if config.verify_remotes {
+                findings.extend(remote_ownership(db, config, version, &doc).await?);
+            }
+            (Some(snapshot), Report::new(server, findings))
         }
     };
     let snapshot_text = snapshot
@@ -403,20 +433,32 @@ pub(crate) async fn crawl_with_heartbeat(
     url: &str,
     options: &CrawlOptions,
 ) -> anyhow::Result<Snapshot> {
+    let result = with_heartbeat(db, config, job, discovery::crawl(url, options)).await?;
+    result.map_err(|e| {
+        let message = format!("crawl failed ({}): {e}", e.code);
+        // A refused URL or policy will be refused again: no retry.
+        if e.retryable {
+            anyhow::anyhow!(message)
+        } else {
+            anyhow::Error::new(Permanent(message, auth_snapshot(&e)))
+        }
+    })
+}
+
+/// Runs `work` while renewing the job's lease, so long work is not taken over.
+async fn with_heartbeat<T>(
+    db: &Db,
+    config: &WorkerConfig,
+    job: &Job,
+    work: impl std::future::Future<Output = T>,
+) -> anyhow::Result<T> {
     let lease = chrono::Duration::from_std(config.lease)?;
-    let crawl = discovery::crawl(url, options);
-    tokio::pin!(crawl);
+    tokio::pin!(work);
     let mut beat = tokio::time::interval(config.lease / 3);
     beat.tick().await;
     loop {
         tokio::select! {
-            result = &mut crawl => {
-                return result.map_err(|e| {
-                    let message = format!("crawl failed ({}): {e}", e.code);
-                    // A refused URL or policy will be refused again: no retry.
-                    if e.retryable { anyhow::anyhow!(message) } else { anyhow::Error::new(Permanent(message, auth_snapshot(&e))) }
-                });
-            }
+            result = &mut work => return Ok(result),
             _ = beat.tick() => {
                 if !jobs::extend_lease(db, &job.id, &config.worker_id, lease).await? {
                     anyhow::bail!("lease lost during the crawl");
@@ -424,6 +466,102 @@ pub(crate) async fn crawl_with_heartbeat(
             }
         }
     }
+}
+
+/// Verifies who runs each remote of the version (`registry::ownership`),
+/// records the states, and returns a `medium` GH-OWN-003 finding for each
+/// remote nothing proves is the publisher's.
+async fn remote_ownership(
+    db: &Db,
+    config: &WorkerConfig,
+    version: &VersionRow,
+    doc: &Value,
+) -> anyhow::Result<Vec<Finding>> {
+    let Some((server_id, publisher_id, _)) =
+        versions::server_named(db.pool(), &version.server_name).await?
+    else {
+        return Ok(Vec::new());
+    };
+    let states = crate::registry::ownership::verify_remotes(
+        db,
+        &server_id,
+        &version.server_name,
+        &publisher_id,
+        doc,
+        &config.crawl.network,
+    )
+    .await?;
+    Ok(states
+        .into_iter()
+        .filter(|(_, state)| !state.verified())
+        .map(|(url, _)| Finding {
+            rule: crate::analysis::catalogue::ids::OWN_REMOTE.into(),
+            category: Category::Impersonation,
+            severity: Severity::Medium,
+            target: Target::server(),
+            field: "remotes".into(),
+            message: "Nothing proves that the publisher runs this remote: no Server Card names the server, no challenge token is served on its origin, and its host is outside the publisher's namespaces".into(),
+            evidence: crate::analysis::normalize::visible(crate::analysis::normalize::truncate(&url, 300)),
+        })
+        .collect())
+}
+
+/// Most package entries of one server.json scanned.
+const MAX_PACKAGES: usize = 4;
+
+/// Scans the packages of a server with no crawlable remote: each npm and
+/// PyPI package is installed, checked for ownership and crawled in the
+/// sandbox (`packages::scan`); other package types get an `info` finding.
+/// Returns the first package's snapshot and every package's findings. A
+/// package that cannot be crawled fails the job: retried when the registry
+/// failed, at once `scan_failed` when the sandboxed server itself failed.
+async fn scan_packages(
+    db: &Db,
+    config: &WorkerConfig,
+    job: &Job,
+    settings: &crate::packages::PackagesConfig,
+    doc: &Value,
+    server_name: &str,
+) -> anyhow::Result<(Option<Snapshot>, Vec<Finding>)> {
+    let entries = doc
+        .get("packages")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let mut snapshot = None;
+    let mut findings = Vec::new();
+    for entry in entries.iter().take(MAX_PACKAGES) {
+        let package = crate::packages::PackageRef::from_server_json(entry)
+            .map_err(|e| anyhow::Error::new(Permanent(format!("package refused: {e}"), None)))?;
+        let scanned = with_heartbeat(
+            db,
+            config,
+            job,
+            crate::packages::scan(&package, Some(server_name), settings, &config.crawl),
+        )
+        .await?;
+        findings.extend(scanned.findings);
+        if let Some(error) = scanned.error {
+            if scanned.retryable {
+                anyhow::bail!(error);
+            }
+            // A source-only package is a finding, not a failure: the rest is reported.
+            if findings
+                .iter()
+                .any(|f| f.rule == crate::analysis::catalogue::ids::PKG_SOURCE_ONLY)
+            {
+                continue;
+            }
+            return Err(anyhow::Error::new(Permanent(error, None)));
+        }
+        if snapshot.is_none() {
+            snapshot = scanned.snapshot;
+        }
+    }
+    if entries.is_empty() {
+        return Ok((None, package_only_report(ReportServer::default()).findings));
+    }
+    Ok((snapshot, findings))
 }
 
 /// The remote to crawl: the first streamable-http one, else the first SSE one.

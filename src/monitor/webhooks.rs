@@ -27,7 +27,7 @@ use crate::storage::audit::{self, AuditEntry};
 use crate::storage::webhooks::{self as store, WebhookRow};
 
 /// The events a webhook may subscribe to.
-pub const EVENTS: [&str; 9] = [
+pub const EVENTS: [&str; 10] = [
     "submitted",
     "scanned",
     "approved",
@@ -37,6 +37,8 @@ pub const EVENTS: [&str; 9] = [
     "reinstated",
     "revoked",
     "key_rotated",
+    // A verified owner took over a remote URL the receiving publisher held unverified (issue 15).
+    "taken_over",
 ];
 
 /// Attempts before a delivery is given up.
@@ -78,11 +80,24 @@ pub fn signature(secret: &str, body: &[u8]) -> String {
     format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
 }
 
-/// Checks and stores a webhook (audited); the secret is never returned.
+/// Checks and stores an admin's webhook (audited); the secret is never returned.
 pub async fn create(
     db: &Db,
     net: &NetPolicy,
     actor: &str,
+    req: NewWebhook,
+) -> Result<WebhookRow, WebhookError> {
+    create_for(db, net, actor, None, req).await
+}
+
+/// Checks and stores a webhook, an admin's (`publisher_id` `None`: it hears
+/// every event it subscribes to) or a publisher's (it hears the events about
+/// that publisher: `taken_over`), audited; the secret is never returned.
+pub async fn create_for(
+    db: &Db,
+    net: &NetPolicy,
+    actor: &str,
+    publisher_id: Option<&str>,
     req: NewWebhook,
 ) -> Result<WebhookRow, WebhookError> {
     let mut errors = Vec::new();
@@ -114,7 +129,7 @@ pub async fn create(
         return Err(WebhookError::Invalid(errors));
     }
     let mut tx = db.begin().await?;
-    let row = store::insert(&mut tx, &req.url, &req.secret, &events, actor).await?;
+    let row = store::insert(&mut tx, &req.url, &req.secret, &events, actor, publisher_id).await?;
     audit::append(
         &mut tx,
         AuditEntry {

@@ -4,6 +4,7 @@
 pub mod crawl_secrets;
 pub mod credentials;
 pub mod lifecycle;
+pub mod ownership;
 pub mod publish;
 pub mod server_json;
 pub mod versioning;

@@ -9,7 +9,8 @@ use crate::discovery::NetPolicy;
 use crate::storage::accounts::Publisher;
 use crate::storage::audit::{self, AuditEntry};
 use crate::storage::versions::{self, VersionRow};
-use crate::storage::{Db, is_unique_violation, jobs};
+use crate::storage::{Db, Tx, is_unique_violation, jobs};
+use super::ownership::Verification;
 
 /// Why a publish was refused.
 #[derive(Debug, thiserror::Error)]
@@ -94,13 +95,14 @@ pub async fn publish(
         return Err(PublishError::Invalid(rule_errors));
     }
     let remotes = server_json::remote_urls(&doc);
+    let takeovers = takeover_proofs(db, net, publisher, &name, &remotes).await?;
 
     // Two publishes of a new server can race to create it; the loser's unique
     // violation aborts its transaction, and one retry then finds the server.
     let mut attempt = 0;
     loop {
         attempt += 1;
-        match store(db, publisher, &name, &version, text, &remotes).await {
+        match store(db, publisher, &name, &version, text, &remotes, &takeovers).await {
             Err(PublishError::Db(e)) if attempt < 3 && is_unique_violation(&e) => continue,
             other => return other,
         }
@@ -114,6 +116,7 @@ async fn store(
     version: &str,
     text: &str,
     remotes: &[String],
+    takeovers: &[(String, Verification)],
 ) -> Result<VersionRow, PublishError> {
     let mut tx = db.begin().await?;
     let server_id = match versions::find_server(&mut tx, name).await? {
@@ -136,10 +139,23 @@ async fn store(
     for url in remotes {
         if let Some((owner_id, owner_name)) = versions::remote_owner(&mut tx, url).await? {
             if owner_id != server_id {
-                return Err(PublishError::RemoteTaken {
-                    url: url.clone(),
-                    owner: owner_name,
-                });
+                // A verified owner takes over a URL that an unverified publisher holds.
+                let proof = takeovers.iter().find(|(u, _)| u == url).map(|(_, v)| *v);
+                let holder = crate::storage::ownership::holder(&mut tx, url).await?;
+                match (proof, holder) {
+                    (Some(proof), Some((_, previous_publisher, state)))
+                        if state == Verification::Unverified.as_str() =>
+                    {
+                        take_over(&mut tx, url, &server_id, name, &owner_name, &previous_publisher, publisher, proof)
+                            .await?;
+                    }
+                    _ => {
+                        return Err(PublishError::RemoteTaken {
+                            url: url.clone(),
+                            owner: owner_name,
+                        });
+                    }
+                }
             }
         }
     }
@@ -186,4 +202,78 @@ async fn store(
         }
     })?;
     Ok(row)
+}
+
+/// For each remote another server holds unverified: whether this publisher
+/// proves it runs it (domain, Server Card, challenge). Checked before the
+/// publish's transaction, which must not wait on the network.
+async fn takeover_proofs(
+    db: &Db,
+    net: &NetPolicy,
+    publisher: &Publisher,
+    name: &str,
+    remotes: &[String],
+) -> Result<Vec<(String, Verification)>, PublishError> {
+    let mut proofs = Vec::new();
+    for url in remotes {
+        let mut tx = db.begin().await?;
+        let holder = crate::storage::ownership::holder(&mut tx, url).await?;
+        tx.commit().await?;
+        let Some((_, holder_publisher, state)) = holder else {
+            continue;
+        };
+        if holder_publisher == publisher.id || state != Verification::Unverified.as_str() {
+            continue;
+        }
+        let token = match super::ownership::origin_of(url) {
+            Some(origin) => {
+                crate::storage::ownership::issued_token(db, &publisher.id, &origin).await?
+            }
+            None => None,
+        };
+        let proof =
+            super::ownership::verify_remote(url, name, &publisher.namespaces, token.as_deref(), net)
+                .await;
+        if proof.verified() {
+            proofs.push((url.clone(), proof));
+        }
+    }
+    Ok(proofs)
+}
+
+/// Moves `url` to the server `server_id` (verified as `proof`), with an
+/// audit row, and tells the previous holder's webhooks (`taken_over`).
+#[allow(clippy::too_many_arguments)]
+async fn take_over(
+    tx: &mut Tx,
+    url: &str,
+    server_id: &str,
+    name: &str,
+    previous_server: &str,
+    previous_publisher: &str,
+    publisher: &Publisher,
+    proof: Verification,
+) -> Result<(), PublishError> {
+    crate::storage::ownership::transfer_remote(tx, url, server_id, proof.as_str()).await?;
+    let detail = json!({
+        "url": url,
+        "from": previous_server,
+        "to": name,
+        "verification": proof.as_str(),
+        "publisher": publisher.name,
+    });
+    audit::append(
+        tx,
+        AuditEntry {
+            actor: &format!("publisher:{}", publisher.name),
+            action: "remote.takeover",
+            subject: url,
+            version_id: None,
+            detail: detail.clone(),
+        },
+    )
+    .await?;
+    crate::storage::webhooks::emit_for_publisher(tx, "taken_over", detail, previous_publisher)
+        .await?;
+    Ok(())
 }

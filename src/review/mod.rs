@@ -29,7 +29,18 @@ pub struct ApproveRequest {
     /// Approve although the scan failed.
     #[serde(default)]
     pub force: bool,
+    /// Approve although the scan found that a package or remote is not
+    /// proven to belong to the server (ownership findings `GH-OWN-*`); the
+    /// override is recorded in the audit row.
+    #[serde(default, rename = "overrideOwnership")]
+    pub override_ownership: bool,
 }
+
+/// Rule ids of the ownership findings an approval must explicitly override.
+pub const OWNERSHIP_RULES: &[&str] = &[
+    crate::analysis::catalogue::ids::OWN_NPM,
+    crate::analysis::catalogue::ids::OWN_README,
+];
 
 /// Body of a reject or revoke request.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -131,15 +142,47 @@ pub async fn act(
     // transaction must not wait for a second pool connection while it holds
     // one (and, on PostgreSQL, an audience's row lock) — under load that is a
     // pool deadlock. An approval needs the latest scan: read it once.
-    let (snapshot, risk) = match &decision {
+    let (snapshot, risk, ownership) = match &decision {
         Decision::Approve(_) => reviewed_scan(db, &current).await?,
-        _ => (None, crate::allowlist::Risk::default()),
+        _ => (None, crate::allowlist::Risk::default(), Vec::new()),
     };
 
     // Validate before opening the transaction: nothing is written for bad input.
     let approval = match &decision {
         Decision::Approve(req) => {
             let approval = validate_approval(snapshot.as_ref(), req, actor)?;
+            // A package or remote nobody proved is the server's: only an explicit override approves it.
+            if !ownership.is_empty() {
+                if !req.override_ownership {
+                    return Err(ReviewError::Invalid(vec![FieldError {
+                        pointer: "/overrideOwnership".into(),
+                        detail: format!(
+                            "the scan found ownership findings ({}); approving needs \"overrideOwnership\": true",
+                            ownership.join(", ")
+                        ),
+                    }]));
+                }
+                detail["overrideOwnership"] = json!(ownership);
+            }
+            // The admin setting: no approval of a remote nobody proved is the publisher's.
+            if crate::storage::ownership::verification_required(db).await? {
+                let unverified: Vec<String> =
+                    crate::storage::ownership::remotes_of(db, &current.server_id)
+                        .await?
+                        .into_iter()
+                        .filter(|r| r.verification == "unverified")
+                        .map(|r| r.url)
+                        .collect();
+                if !unverified.is_empty() {
+                    return Err(ReviewError::Invalid(vec![FieldError {
+                        pointer: "/remotes".into(),
+                        detail: format!(
+                            "this registry requires verified remotes before approval; unverified: {}",
+                            unverified.join(", ")
+                        ),
+                    }]));
+                }
+            }
             detail["tools"] = json!(approval.tools);
             detail["audiences"] = json!(approval.audiences);
             detail["note"] = json!(approval.note);
@@ -243,14 +286,23 @@ pub async fn act(
 
 /// The snapshot and the risk summary of a version's latest scan: what a
 /// reviewer approved. A scan that cannot be read refuses the approval.
+/// Also the ownership findings' rule ids, which an approval must override.
 async fn reviewed_scan(
     db: &Db,
     v: &VersionRow,
-) -> Result<(Option<Snapshot>, crate::allowlist::Risk), ReviewError> {
+) -> Result<(Option<Snapshot>, crate::allowlist::Risk, Vec<String>), ReviewError> {
     let (snapshot, report) = match read::latest_scan(db, v).await? {
         Some(scan) => (scan.snapshot, scan.report),
         None => (None, None),
     };
+    let mut ownership: Vec<String> = report
+        .iter()
+        .flat_map(|r| &r.findings)
+        .filter(|f| OWNERSHIP_RULES.contains(&f.rule.as_str()))
+        .map(|f| f.rule.clone())
+        .collect();
+    ownership.sort();
+    ownership.dedup();
     let risk = crate::allowlist::Risk {
         max_severity: report
             .as_ref()
@@ -258,7 +310,7 @@ async fn reviewed_scan(
             .map(|s| s.as_str().to_string()),
         findings: report.map(|r| r.findings.len() as u32).unwrap_or(0),
     };
-    Ok((snapshot, risk))
+    Ok((snapshot, risk, ownership))
 }
 
 /// Checks an approve request against the version's latest snapshot.

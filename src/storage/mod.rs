@@ -14,6 +14,7 @@ pub mod audit;
 pub mod crawl_credentials;
 pub mod jobs;
 pub mod monitor;
+pub mod ownership;
 pub mod sessions;
 pub mod versions;
 pub mod webhooks;

@@ -44,6 +44,7 @@ pub async fn insert(
     secret: &str,
     events: &[String],
     actor: &str,
+    publisher_id: Option<&str>,
 ) -> Result<WebhookRow, sqlx::Error> {
     let row = WebhookRow {
         id: new_id(),
@@ -52,13 +53,14 @@ pub async fn insert(
         created_by: actor.into(),
         created_at: now(),
     };
-    sqlx::query("INSERT INTO webhooks (id, url, secret, events, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
+    sqlx::query("INSERT INTO webhooks (id, url, secret, events, created_by, created_at, publisher_id) VALUES ($1, $2, $3, $4, $5, $6, $7)")
         .bind(&row.id)
         .bind(&row.url)
         .bind(secret)
         .bind(serde_json::to_string(&row.events).expect("names serialise"))
         .bind(&row.created_by)
         .bind(&row.created_at)
+        .bind(publisher_id)
         .execute(tx.conn())
         .await?;
     Ok(row)
@@ -100,12 +102,44 @@ pub async fn delete(tx: &mut Tx, id: &str) -> Result<bool, sqlx::Error> {
 /// Records `event` for every webhook subscribed to it, inside the event's
 /// transaction. The body is `{"id", "event", "createdAt", "data"}`: `id` is
 /// the delivery id (the same on every retry, so a replay is recognisable).
+///
+/// Only admins' webhooks hear it: a publisher's webhook hears the events of
+/// [`emit_for_publisher`].
 pub async fn emit(tx: &mut Tx, event: &str, data: Value) -> Result<(), sqlx::Error> {
-    let hooks = sqlx::query("SELECT id, events FROM webhooks WHERE deleted_at IS NULL")
-        .fetch_all(tx.conn())
-        .await?;
+    let hooks = sqlx::query(
+        "SELECT id, events FROM webhooks WHERE deleted_at IS NULL AND publisher_id IS NULL",
+    )
+    .fetch_all(tx.conn())
+    .await?;
+    enqueue(tx, &hooks, event, &data).await
+}
+
+/// Records `event`, which concerns the publisher `publisher_id` (a takeover
+/// of its remote), for the admins' webhooks subscribed to it and for that
+/// publisher's own webhooks.
+pub async fn emit_for_publisher(
+    tx: &mut Tx,
+    event: &str,
+    data: Value,
+    publisher_id: &str,
+) -> Result<(), sqlx::Error> {
+    let hooks = sqlx::query(
+        "SELECT id, events FROM webhooks WHERE deleted_at IS NULL AND (publisher_id IS NULL OR publisher_id = $1)",
+    )
+    .bind(publisher_id)
+    .fetch_all(tx.conn())
+    .await?;
+    enqueue(tx, &hooks, event, &data).await
+}
+
+async fn enqueue(
+    tx: &mut Tx,
+    hooks: &[sqlx::any::AnyRow],
+    event: &str,
+    data: &Value,
+) -> Result<(), sqlx::Error> {
     let at = now();
-    for hook in &hooks {
+    for hook in hooks {
         let events: Vec<String> =
             serde_json::from_str(&hook.try_get::<String, _>("events")?).unwrap_or_default();
         if !events.iter().any(|e| e == "*" || e == event) {

@@ -8,13 +8,17 @@
 // compares item by item.
 //
 // Usage: node list.mjs URL streamable-http|sse
+//        node list.mjs stdio COMMAND [ARG…]   (starts COMMAND as a stdio server;
+//        the variables of GATEHOUSE_STDIO_ENV, a JSON object, are its environment)
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const [url, kind] = process.argv.slice(2);
-if (!url || !["streamable-http", "sse"].includes(kind)) {
-  console.error("usage: node list.mjs URL streamable-http|sse");
+const stdio = url === "stdio";
+if (!url || (!stdio && !["streamable-http", "sse"].includes(kind))) {
+  console.error("usage: node list.mjs URL streamable-http|sse | node list.mjs stdio COMMAND [ARG…]");
   process.exit(2);
 }
 
@@ -33,8 +37,14 @@ async function all(list, key) {
   throw new Error(`${key}: more than ${MAX_PAGES} pages`);
 }
 
-const transport =
-  kind === "sse"
+const transport = stdio
+  ? new StdioClientTransport({
+      command: process.argv[3],
+      args: process.argv.slice(4),
+      env: JSON.parse(process.env.GATEHOUSE_STDIO_ENV ?? "{}"),
+      stderr: "ignore",
+    })
+  : kind === "sse"
     ? new SSEClientTransport(new URL(url))
     : new StreamableHTTPClientTransport(new URL(url));
 const client = new Client({ name: "gatehouse-interop-reference", version: "1.0.0" });

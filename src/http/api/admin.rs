@@ -152,6 +152,7 @@ pub async fn version_detail(
     let d = read::read_version(&state.db, Reader::Reviewer, name, version).await?;
     let v = &d.version;
     let watched = crate::storage::monitor::read(&state.db, &v.id).await?;
+    let remotes = crate::storage::ownership::remotes_of(&state.db, &v.server_id).await?;
     let scan = d.scan.as_ref();
     Ok(json!({
         "name": v.server_name,
@@ -169,6 +170,10 @@ pub async fn version_detail(
         "summary": d.report().map(|r| &r.summary),
         "diff": d.diff.as_ref().map(|diff| json!({"against": diff.against.version, "changes": diff.changes})),
         "monitor": watched.as_ref().map(super::monitor::verdict),
+        // Who is proven to run each remote (issue 15): card, challenge, domain or unverified.
+        "remoteVerification": remotes.iter().map(|r| json!({
+            "url": r.url, "verification": r.verification, "verifiedAt": r.verified_at,
+        })).collect::<Vec<_>>(),
         "approval": d.approval.as_ref().map(|a| json!({
             "tools": a.tools, "audiences": a.audiences, "note": a.note, "approvedBy": a.approved_by, "approvedAt": a.approved_at,
         })),

@@ -7,6 +7,7 @@ pub mod credentials;
 pub mod gateway;
 pub mod monitor;
 pub mod ops;
+pub mod ownership;
 pub mod publish;
 pub mod publisher;
 pub mod servers;
@@ -54,6 +55,7 @@ pub fn routes() -> ApiRouter {
         .merge(credentials::router())
         .merge(monitor::router())
         .merge(webhooks::router())
+        .merge(ownership::router())
         .merge(gateway::router())
 }
 

@@ -113,6 +113,8 @@ struct ReviewPage {
     server_findings: Vec<FindingView>,
     orphan_findings: Vec<FindingView>,
     server_json: Text,
+    /// Each remote and who is proven to run it (issue 15).
+    remote_verification: Vec<(Text, String)>,
     scan: Option<ScanRow>,
     scan_error: Option<Text>,
     transport: String,
@@ -138,6 +140,8 @@ struct ReviewPage {
     can_reopen: bool,
     needs_ack: bool,
     serious: usize,
+    /// Ownership findings (GH-OWN-*) an approval must explicitly override.
+    ownership: usize,
 }
 
 /// `GET /admin/servers/{name}/versions/{version}`.
@@ -286,6 +290,11 @@ pub async fn render_review(
         diff,
         approval,
     } = read::read_version(&state.db, Reader::Reviewer, name, version).await?;
+    let remote_verification = crate::storage::ownership::remotes_of(&state.db, &v.server_id)
+        .await?
+        .into_iter()
+        .map(|r| (text::visible(&r.url), r.verification))
+        .collect();
     let diff = diff.map(|d| diff_view(&d.against, &d.changes));
     let (scan, snapshot, report) = match scan {
         Some(s) => (Some(s.row), s.snapshot, s.report),
@@ -436,6 +445,7 @@ pub async fn render_review(
         server_findings,
         orphan_findings,
         server_json: text::visible(&server_json),
+        remote_verification,
         scan_error: scan
             .as_ref()
             .and_then(|s| s.error.as_deref())
@@ -494,6 +504,10 @@ pub async fn render_review(
         can_reopen: allowed(Action::Reopen),
         needs_ack: serious > 0,
         serious,
+        ownership: findings
+            .iter()
+            .filter(|f| crate::review::OWNERSHIP_RULES.contains(&f.rule.as_str()))
+            .count(),
     };
     Ok(view.render()?)
 }
@@ -670,6 +684,7 @@ async fn decision_from_form(
                 audiences: (!audiences.is_empty()).then_some(audiences),
                 note: form.text("note"),
                 force: form.checked("force"),
+                override_ownership: form.checked("override_ownership"),
             })
         }
         "reject" => Decision::Reject(ReasonRequest {

@@ -1,0 +1,151 @@
+//! Package versions through the scan queue: a package-only server.json is
+//! installed, crawled in the sandbox and analysed by the worker, on SQLite
+//! and PostgreSQL; the install facts are recorded in the scan's snapshot
+//! (`crawl.package`), and a package whose `mcpName` names another server
+//! gets the ownership finding GH-OWN-001 (high, impersonation).
+
+use gatehouse::config::Config;
+use gatehouse::jobs;
+use gatehouse::packages::PackagesConfig;
+use gatehouse::registry::lifecycle::Status;
+use gatehouse::storage::versions;
+use serde_json::{Value, json};
+
+use crate::helpers::{Backend, fresh_database_url, npm_sandbox, shared_cache};
+
+/// Publishes `server-memory` as `name` and runs the worker until the queue is
+/// empty; returns the version's status and its latest scan's report and snapshot.
+async fn publish_memory_as(backend: Backend, name: &str) -> (Status, Value, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::new(dir.path());
+    config.database_url = Some(fresh_database_url(&backend, &dir).await);
+    config.scan_packages = true;
+    let db = gatehouse::startup::connect(&config).await.unwrap();
+    let namespace = name.split('/').next().unwrap().to_string();
+    let publisher = gatehouse::accounts::create_publisher(&db, "pub", &[namespace], "test")
+        .await
+        .unwrap()
+        .publisher;
+    let doc = json!({
+        "name": name, "description": "Memory", "version": "2026.8.31",
+        "packages": [{"registryType": "npm", "identifier": "@modelcontextprotocol/server-memory",
+            "version": "2026.8.31", "transport": {"type": "stdio"}}]
+    });
+    let net = gatehouse::discovery::NetPolicy::from_config(Some("1")).unwrap();
+    let version =
+        gatehouse::registry::publish::publish(&db, &net, &publisher, doc.to_string().as_bytes())
+            .await
+            .unwrap();
+    let mut worker = gatehouse::startup::worker_config(&config).unwrap();
+    let mut packages = PackagesConfig::new(dir.path());
+    packages.cache_dir = shared_cache().join("jobs");
+    worker.packages = Some(packages);
+
+    jobs::run_until_idle(&db, &worker).await.unwrap();
+
+    let status = versions::get_version_by_id(&db, &version.id)
+        .await
+        .unwrap()
+        .unwrap()
+        .status;
+    let scan = versions::latest_scan(&db, &version.id).await.unwrap().unwrap();
+    assert_eq!(scan.error, None);
+    let report = serde_json::from_str(scan.report.as_deref().unwrap()).unwrap();
+    let snapshot = serde_json::from_str(scan.snapshot.as_deref().unwrap()).unwrap();
+    (status, report, snapshot)
+}
+
+fn rules(report: &Value) -> Vec<String> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn a_package_server_is_crawled_by_the_worker_and_its_install_recorded(backend: Backend) {
+    if !npm_sandbox() {
+        return;
+    }
+    // Act: published under the name its package.json mcpName gives.
+    let (status, report, snapshot) =
+        publish_memory_as(backend, "io.github.modelcontextprotocol/server-memory").await;
+
+    // Assert
+    assert_eq!(status, Status::InReview);
+    assert!(!rules(&report).contains(&"GH-OWN-001".to_string()), "{report}");
+    assert!(!rules(&report).contains(&"GH-PRO-005".to_string()));
+    assert!(snapshot["tools"].as_array().unwrap().len() >= 5);
+    let package = &snapshot["crawl"]["package"];
+    assert_eq!(snapshot["crawl"]["transport"], "stdio");
+    assert_eq!(package["identifier"], "@modelcontextprotocol/server-memory");
+    assert_eq!(package["resolvedVersion"], "2026.8.31");
+    assert!(package["integrity"].as_str().unwrap().starts_with("sha512-"));
+    assert!(package["dependencies"].as_u64().unwrap() > 0);
+}
+
+async fn a_package_whose_mcp_name_names_another_server_gets_the_ownership_finding(
+    backend: Backend,
+) {
+    if !npm_sandbox() {
+        return;
+    }
+    // Act: someone else publishes the same package under their own name.
+    let (status, report, _) = publish_memory_as(backend, "io.github.impostor/memory").await;
+
+    // Assert
+    assert_eq!(status, Status::InReview);
+    let finding = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "GH-OWN-001")
+        .unwrap_or_else(|| panic!("no ownership finding in {report}"));
+    assert_eq!(finding["severity"], "high");
+    assert_eq!(finding["category"], "impersonation");
+    assert_eq!(
+        finding["evidence"],
+        "io.github.modelcontextprotocol/server-memory"
+    );
+    assert_eq!(report["summary"]["maxSeverity"], "high");
+}
+
+mod sqlite {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_package_server_is_crawled_by_the_worker_and_its_install_recorded() {
+        super::a_package_server_is_crawled_by_the_worker_and_its_install_recorded(Backend::Sqlite)
+            .await
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_package_whose_mcp_name_names_another_server_gets_the_ownership_finding() {
+        super::a_package_whose_mcp_name_names_another_server_gets_the_ownership_finding(
+            Backend::Sqlite,
+        )
+        .await
+    }
+}
+
+mod postgres {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_package_server_is_crawled_by_the_worker_and_its_install_recorded() {
+        if let Some(backend) = Backend::postgres() {
+            super::a_package_server_is_crawled_by_the_worker_and_its_install_recorded(backend).await
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_package_whose_mcp_name_names_another_server_gets_the_ownership_finding() {
+        if let Some(backend) = Backend::postgres() {
+            super::a_package_whose_mcp_name_names_another_server_gets_the_ownership_finding(
+                backend,
+            )
+            .await
+        }
+    }
+}
