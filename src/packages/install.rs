@@ -122,6 +122,13 @@ pub async fn install(
     }
     std::fs::create_dir_all(&root)
         .map_err(|e| InstallError::Tool(format!("{}: {e}", root.display())))?;
+    // The sandbox's user resolves the install's path itself: every directory
+    // on it must be traversable (the data directory's own mode is the
+    // operator's; README, "Package servers").
+    for dir in [&config.cache_dir, &root] {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755));
+    }
     let scratch = tempdir_in(&root)?;
     let made = match package.registry {
         RegistryType::Npm => install_npm(package, config, &scratch).await,

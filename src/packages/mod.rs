@@ -356,7 +356,8 @@ pub struct PackagesConfig {
     pub cache_dir: PathBuf,
     /// The npm program (default `npm`).
     pub npm: String,
-    /// The Python interpreter packages are installed for and run with (default `python3`).
+    /// The Python interpreter packages are installed for and run with
+    /// (default `/usr/bin/python3`, else `python3`; `GATEHOUSE_PACKAGE_PYTHON`).
     pub python: String,
     /// Longest install.
     pub install_timeout: Duration,
@@ -370,10 +371,21 @@ impl PackagesConfig {
         PackagesConfig {
             cache_dir: data_dir.join("packages"),
             npm: std::env::var("GATEHOUSE_PACKAGE_NPM").unwrap_or_else(|_| "npm".into()),
-            python: std::env::var("GATEHOUSE_PACKAGE_PYTHON").unwrap_or_else(|_| "python3".into()),
+            python: std::env::var("GATEHOUSE_PACKAGE_PYTHON").unwrap_or_else(|_| default_python()),
             install_timeout: Duration::from_secs(300),
             limits: Limits::default(),
         }
+    }
+}
+
+/// The system's Python when there is one: it lives under `/usr`, which the
+/// sandbox shows; an interpreter elsewhere (pyenv under a home directory)
+/// must be readable by the sandbox's user. Else `python3` on PATH.
+fn default_python() -> String {
+    if std::path::Path::new("/usr/bin/python3").is_file() {
+        "/usr/bin/python3".into()
+    } else {
+        "python3".into()
     }
 }
 
@@ -490,7 +502,7 @@ pub async fn crawl_installed(
             .collect::<Vec<_>>(),
         extra_binds: &installed.runtime_binds,
     };
-    let prepared = sandbox::command(&launch, limits).map_err(|e| discovery::CrawlFailure {
+    let command = sandbox::command(&launch, limits).map_err(|e| discovery::CrawlFailure {
         code: crate::snapshot::crawl_codes::TRANSPORT,
         message: format!("the sandbox could not be prepared: {e}"),
         retryable: false,
@@ -498,17 +510,11 @@ pub async fn crawl_installed(
     })?;
     let mut options = options.clone();
     options.limits.deadline = options.limits.deadline.min(limits.wall_time);
-    // The bound descriptors stay open until the crawl (and so the start) is over.
-    let sandbox::Prepared {
-        command,
-        descriptors,
-    } = prepared;
     let crawled = tokio::time::timeout(
         limits.wall_time + Duration::from_secs(1),
         discovery::crawl_prepared(command, &options),
     )
     .await;
-    drop(descriptors);
     match crawled {
         Ok(result) => result,
         Err(_) => Err(discovery::CrawlFailure {

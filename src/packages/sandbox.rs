@@ -10,8 +10,10 @@
 //!   namespace, a minimal `/dev`; the root itself is remounted read-only;
 //! - **only its own package**: the install directory, read-only at
 //!   [`PACKAGE_DIR`], and the interpreter's directory when it lives outside
-//!   `/usr`; these are bound through file descriptors opened by Gatehouse, so
-//!   the sandbox's user needs no right on the path to them;
+//!   `/usr`. bwrap resolves these paths as the sandbox's user, so they and
+//!   their parents must be readable and traversable by everyone (the install
+//!   cache is made so; an interpreter under root's home is not, which is why
+//!   the default Python is `/usr/bin/python3`);
 //! - **a private, empty, bounded home and `/tmp`** (tmpfs);
 //! - **a cleared environment**: `PATH`, `HOME`, `TMPDIR`, `LANG`, the
 //!   runtime's own variables and the server.json's declared variables with
@@ -38,7 +40,6 @@
 //! PID namespace, so when its first process dies the kernel kills every
 //! other; and `bwrap` gets `PR_SET_PDEATHSIG`, so it dies if Gatehouse does.
 
-use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
@@ -125,11 +126,10 @@ pub fn available() -> bool {
         environment: &[],
         extra_binds: &[],
     };
-    let Ok(mut prepared) = command(&launch, &Limits::default()) else {
+    let Ok(mut command) = command(&launch, &Limits::default()) else {
         return false;
     };
-    prepared
-        .command
+    command
         .as_std_mut()
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
@@ -151,17 +151,11 @@ pub fn sandbox_uid() -> u32 {
     SANDBOX_UID_BASE + (std::process::id().wrapping_mul(7919).wrapping_add(n)) % SANDBOX_UID_SPAN
 }
 
-/// A prepared `bwrap` command and the descriptors it binds, which must stay
-/// open until the command has been started.
-pub struct Prepared {
-    /// The command, limits applied when it starts.
-    pub command: tokio::process::Command,
-    /// Keep until the command has started; dropping closes them.
-    pub descriptors: Vec<OwnedFd>,
-}
-
 /// The `bwrap` command for `launch`, with the limits applied when it starts.
-pub fn command(launch: &Launch<'_>, limits: &Limits) -> Result<Prepared, SandboxError> {
+pub fn command(
+    launch: &Launch<'_>,
+    limits: &Limits,
+) -> Result<tokio::process::Command, SandboxError> {
     let mut args: Vec<String> = vec![
         "--unshare-all".into(),
         "--unshare-user".into(),
@@ -198,10 +192,19 @@ pub fn command(launch: &Launch<'_>, limits: &Limits) -> Result<Prepared, Sandbox
     for file in [
         "/etc/ld.so.cache",
         "/etc/localtime",
+        "/etc/timezone",
         "/etc/nsswitch.conf",
         "/etc/ssl/openssl.cnf",
     ] {
-        args.extend(["--ro-bind-try".into(), file.into(), file.into()]);
+        // A link stays a link (the local time zone is named by its target).
+        match std::fs::read_link(file) {
+            Ok(target) => args.extend([
+                "--symlink".into(),
+                target.to_string_lossy().into_owned(),
+                file.into(),
+            ]),
+            Err(_) => args.extend(["--ro-bind-try".into(), file.into(), file.into()]),
+        }
     }
     let size = limits.file_bytes.to_string();
     args.extend(["--proc".into(), "/proc".into(), "--dev".into(), "/dev".into()]);
@@ -213,24 +216,21 @@ pub fn command(launch: &Launch<'_>, limits: &Limits) -> Result<Prepared, Sandbox
             dir.into(),
         ]);
     }
-    // Bound through descriptors opened here: a data directory or an interpreter
-    // under a home directory the sandbox's user cannot traverse is still shown.
-    let mut fds: Vec<OwnedFd> = Vec::new();
-    let mut bind_fd = |host: &Path, inside: &str, args: &mut Vec<String>| {
-        let fd = open_path(host)?;
+    let bind = |host: &Path, inside: String, args: &mut Vec<String>| {
+        if !host.is_dir() {
+            return Err(SandboxError(format!("{} is not a directory", host.display())));
+        }
         args.extend([
-            "--ro-bind-fd".into(),
-            fd.as_raw_fd().to_string(),
-            inside.into(),
+            "--ro-bind".into(),
+            host.to_string_lossy().into_owned(),
+            inside,
         ]);
-        fds.push(fd);
-        Ok::<_, SandboxError>(())
+        Ok(())
     };
     for extra in launch.extra_binds {
-        let inside = extra.to_string_lossy().into_owned();
-        bind_fd(extra, &inside, &mut args)?;
+        bind(extra, extra.to_string_lossy().into_owned(), &mut args)?;
     }
-    bind_fd(launch.package_dir, PACKAGE_DIR, &mut args)?;
+    bind(launch.package_dir, PACKAGE_DIR.into(), &mut args)?;
     args.extend(["--remount-ro".into(), "/".into()]);
     args.extend([
         "--clearenv".into(),
@@ -272,17 +272,10 @@ pub fn command(launch: &Launch<'_>, limits: &Limits) -> Result<Prepared, Sandbox
         (libc::RLIMIT_FSIZE, limits.file_bytes),
         (libc::RLIMIT_CORE, 0),
     ];
-    let raw_fds: Vec<i32> = fds.iter().map(AsRawFd::as_raw_fd).collect();
     // SAFETY: the closure runs in the forked child before exec and makes only
     // async-signal-safe system calls on values computed before the fork.
     unsafe {
         command.pre_exec(move || {
-            for fd in &raw_fds {
-                // Passed to bwrap: clear close-on-exec in the child only.
-                if libc::fcntl(*fd, libc::F_SETFD, 0) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-            }
             for (resource, value) in rlimits {
                 let limit = libc::rlimit {
                     rlim_cur: value as libc::rlim_t,
@@ -307,21 +300,7 @@ pub fn command(launch: &Launch<'_>, limits: &Limits) -> Result<Prepared, Sandbox
             Ok(())
         });
     }
-    Ok(Prepared {
-        command,
-        descriptors: fds,
-    })
-}
-
-/// Opens `path` as an `O_PATH` directory descriptor (close-on-exec).
-fn open_path(path: &Path) -> Result<OwnedFd, SandboxError> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW)
-        .open(path)
-        .map_err(|e| SandboxError(format!("{}: {e}", path.display())))?;
-    Ok(OwnedFd::from(file))
+    Ok(command)
 }
 
 /// How many processes and threads the user `uid` runs now (RLIMIT_NPROC counts threads).

@@ -51,8 +51,10 @@ pub fn pip_sandbox() -> bool {
     sandbox_works()
         && have(
             "python3 with pip",
-            std::process::Command::new("python3")
-                .args(["-m", "pip", "--version"])
+            std::process::Command::new(
+                gatehouse::packages::PackagesConfig::new(std::path::Path::new("/")).python,
+            )
+            .args(["-m", "pip", "--version"])
                 .output()
                 .is_ok_and(|o| o.status.success()),
         )

@@ -72,6 +72,8 @@ async fn installs_crawls_and_matches_the_sdk(spec: &str, extra_args: &[&str], ho
     };
     // Arrange: a fresh cache, so the first install is a cold one.
     let cache = tempfile::tempdir_in(shared_cache()).unwrap();
+    std::fs::set_permissions(cache.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .unwrap();
     let mut config = PackagesConfig::new(cache.path());
     config.cache_dir = cache.path().to_path_buf();
     let mut package = PackageRef::parse_spec(spec).unwrap();

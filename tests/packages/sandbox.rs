@@ -146,7 +146,7 @@ async fn a_package_sees_only_a_cleared_environment_with_placeholders_and_an_empt
         .map(String::as_str)
         .collect();
     names.sort();
-    assert_eq!(names, ["API_KEY", "HOME", "LANG", "PATH", "TMPDIR"]);
+    assert_eq!(names, ["API_KEY", "HOME", "LANG", "PATH", "PWD", "TMPDIR"]);
     assert_eq!(seen["env"]["API_KEY"], PLACEHOLDER);
     assert_eq!(seen["home"], serde_json::json!([]));
     assert_eq!(seen["uid"], 1000);
