@@ -58,6 +58,8 @@ async fn main() {
         config.scan_allow_private = Some("1".into());
         config.bootstrap_admin_password = Some("not-used-in-the-bench".into());
         config.workers = CONCURRENCY;
+        // The queue's own cost: no ownership fetches beside the crawls.
+        config.verify_remotes = false;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let mut app = Application::build_with_listener(&config, listener)
             .await

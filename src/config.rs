@@ -162,10 +162,8 @@ impl Config {
             job_lease_secs: 15,
             trusted_proxies: None,
             rules_file: None,
-            // Code that builds its own configuration (tests, benches) opts in
-            // to installing and running packages.
-            scan_packages: false,
-            verify_remotes: false,
+            scan_packages: true,
+            verify_remotes: true,
             log_format: "text".into(),
         }
     }

@@ -30,6 +30,8 @@ async fn start_server(
     config.database_url = Some(database_url.to_string());
     config.bootstrap_admin_password = Some("not-used-in-this-test".into());
     config.workers = 2;
+    // The fixture packages do not exist: they are reported as not crawled.
+    config.scan_packages = false;
     let running = Application::build_with_listener(&config, listener)
         .await
         .expect("the server starts")

@@ -12,6 +12,7 @@
 
 mod helpers;
 
+mod cli;
 mod jobs;
 mod ownership;
 mod real;

@@ -101,6 +101,10 @@ pub fn test_config(
     config.scan_allow_private = Some("1".into());
     config.public_url = Some("http://gatehouse.test".into());
     config.bootstrap_admin_password = Some(admin_password.to_string());
+    // Fixture servers are on loopback and fixture packages do not exist:
+    // tests/packages turns these on where it tests them.
+    config.scan_packages = false;
+    config.verify_remotes = false;
     config
 }
 
