@@ -3,7 +3,7 @@
 #[path = "../support/backends.rs"]
 #[allow(dead_code)]
 mod backends;
-pub use backends::{Backend, fresh_database_url};
+pub use backends::{Backend, fresh_database_url, start};
 
 use std::path::PathBuf;
 

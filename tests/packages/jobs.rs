@@ -2,7 +2,8 @@
 //! installed, crawled in the sandbox and analysed by the worker, on SQLite
 //! and PostgreSQL; the install facts are recorded in the scan's snapshot
 //! (`crawl.package`), and a package whose `mcpName` names another server
-//! gets the ownership finding GH-OWN-001 (high, impersonation).
+//! gets the ownership finding GH-OWN-001 (high, impersonation), which an
+//! approval must explicitly override.
 
 use gatehouse::config::Config;
 use gatehouse::jobs;
@@ -13,14 +14,25 @@ use serde_json::{Value, json};
 
 use crate::helpers::{Backend, fresh_database_url, npm_sandbox, shared_cache};
 
+/// A registry (the real application, without its own workers) with one scanned package version.
+struct Scanned {
+    status: Status,
+    report: Value,
+    snapshot: Value,
+    running: gatehouse::startup::Running,
+    _dir: tempfile::TempDir,
+}
+
 /// Publishes `server-memory` as `name` and runs the worker until the queue is
 /// empty; returns the version's status and its latest scan's report and snapshot.
-async fn publish_memory_as(backend: Backend, name: &str) -> (Status, Value, Value) {
+async fn publish_memory_as(backend: Backend, name: &str) -> Scanned {
     let dir = tempfile::tempdir().unwrap();
     let mut config = Config::new(dir.path());
     config.database_url = Some(fresh_database_url(&backend, &dir).await);
     config.scan_packages = true;
-    let db = gatehouse::startup::connect(&config).await.unwrap();
+    config.bootstrap_admin_password = Some("not used in this test".into());
+    let running = crate::helpers::start(&config).await;
+    let db = running.db().clone();
     let namespace = name.split('/').next().unwrap().to_string();
     let publisher = gatehouse::accounts::create_publisher(&db, "pub", &[namespace], "test")
         .await
@@ -52,7 +64,13 @@ async fn publish_memory_as(backend: Backend, name: &str) -> (Status, Value, Valu
     assert_eq!(scan.error, None);
     let report = serde_json::from_str(scan.report.as_deref().unwrap()).unwrap();
     let snapshot = serde_json::from_str(scan.snapshot.as_deref().unwrap()).unwrap();
-    (status, report, snapshot)
+    Scanned {
+        status,
+        report,
+        snapshot,
+        running,
+        _dir: dir,
+    }
 }
 
 fn rules(report: &Value) -> Vec<String> {
@@ -69,8 +87,12 @@ async fn a_package_server_is_crawled_by_the_worker_and_its_install_recorded(back
         return;
     }
     // Act: published under the name its package.json mcpName gives.
-    let (status, report, snapshot) =
-        publish_memory_as(backend, "io.github.modelcontextprotocol/server-memory").await;
+    let Scanned {
+        status,
+        report,
+        snapshot,
+        ..
+    } = publish_memory_as(backend, "io.github.modelcontextprotocol/server-memory").await;
 
     // Assert
     assert_eq!(status, Status::InReview);
@@ -92,7 +114,8 @@ async fn a_package_whose_mcp_name_names_another_server_gets_the_ownership_findin
         return;
     }
     // Act: someone else publishes the same package under their own name.
-    let (status, report, _) = publish_memory_as(backend, "io.github.impostor/memory").await;
+    let scanned = publish_memory_as(backend, "io.github.impostor/memory").await;
+    let (status, report) = (scanned.status, &scanned.report);
 
     // Assert
     assert_eq!(status, Status::InReview);
@@ -109,6 +132,40 @@ async fn a_package_whose_mcp_name_names_another_server_gets_the_ownership_findin
         "io.github.modelcontextprotocol/server-memory"
     );
     assert_eq!(report["summary"]["maxSeverity"], "high");
+
+    // Approving it needs the explicit override, which the audit row records.
+    let allowlists = &scanned.running.state().unwrap().allowlists;
+    let approve = |override_ownership| {
+        gatehouse::review::act(
+            scanned.running.db(),
+            allowlists,
+            "io.github.impostor/memory",
+            "2026.8.31",
+            "test:reviewer",
+            gatehouse::review::Decision::Approve(gatehouse::review::ApproveRequest {
+                override_ownership,
+                ..Default::default()
+            }),
+        )
+    };
+    let refused = approve(false).await;
+    assert!(
+        matches!(&refused, Err(gatehouse::review::ReviewError::Invalid(errors)) if errors[0].pointer == "/overrideOwnership"),
+        "{refused:?}"
+    );
+    let approved = approve(true).await.expect("approved with the override");
+    assert_eq!(approved.status, Status::Approved);
+    let audit = gatehouse::storage::audit::list(
+        scanned.running.db(),
+        &gatehouse::storage::audit::AuditFilter {
+            action: Some("version.approve".into()),
+            ..Default::default()
+        },
+        5,
+    )
+    .await
+    .unwrap();
+    assert_eq!(audit[0].detail["overrideOwnership"], json!(["GH-OWN-001"]));
 }
 
 mod sqlite {
