@@ -3,7 +3,7 @@
 #[path = "../support/backends.rs"]
 #[allow(dead_code)]
 mod backends;
-pub use backends::{Backend, fresh_database_url, start};
+pub use backends::{Backend, fresh_database_url, start, verified_allowlist};
 
 use std::path::PathBuf;
 

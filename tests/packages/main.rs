@@ -11,6 +11,9 @@
 //! `.ci/setup.d/25-package-sandbox.sh` installs bubblewrap.
 
 mod helpers;
+#[path = "../support/mcp_fixtures.rs"]
+#[allow(dead_code)]
+mod mcp_fixtures;
 
 mod cli;
 mod jobs;

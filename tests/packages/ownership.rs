@@ -201,10 +201,104 @@ async fn a_verified_owner_takes_over_a_url_an_unverified_publisher_holds(backend
     assert_eq!(deliveries[0].event, "taken_over");
 }
 
+async fn a_scanned_remote_is_verified_reported_signed_and_can_gate_approval(backend: Backend) {
+    // Arrange: a registry that verifies remotes, a server on a loopback fixture
+    // that serves no card and no token.
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::new(dir.path());
+    config.database_url = Some(fresh_database_url(&backend, &dir).await);
+    config.scan_allow_private = Some("1".into());
+    config.bootstrap_admin_password = Some("not used in this test".into());
+    let running = crate::helpers::start(&config).await;
+    let db = running.db().clone();
+    let fixture =
+        crate::mcp_fixtures::spawn_fixture(crate::mcp_fixtures::FixtureKind::ToolsOnly).await;
+    let acme = gatehouse::accounts::create_publisher(&db, "acme", &["com.acme".into()], "test")
+        .await
+        .unwrap()
+        .publisher;
+    let doc = json!({"name": "com.acme/tools", "description": "d", "version": "1.0.0",
+        "remotes": [{"type": "streamable-http", "url": fixture.url}]});
+    let version = publish(&db, &loopback(), &acme, doc.to_string().as_bytes())
+        .await
+        .unwrap();
+    let mut worker = gatehouse::startup::worker_config(&config).unwrap();
+    worker.allowlists = running.state().map(|s| s.allowlists.clone());
+    assert!(worker.verify_remotes);
+
+    // Act: scan.
+    gatehouse::jobs::run_until_idle(&db, &worker).await.unwrap();
+
+    // Assert: the state is recorded and reported.
+    let remotes = gatehouse::storage::ownership::remotes_of(&db, &version.server_id)
+        .await
+        .unwrap();
+    assert_eq!(remotes[0].verification, "unverified");
+    let scan = gatehouse::storage::versions::latest_scan(&db, &version.id)
+        .await
+        .unwrap()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_str(scan.report.as_deref().unwrap()).unwrap();
+    let finding = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "GH-OWN-003")
+        .unwrap_or_else(|| panic!("no GH-OWN-003 in {report}"));
+    assert_eq!((finding["severity"].as_str(), finding["evidence"].as_str()), (Some("medium"), Some(fixture.url.as_str())));
+
+    // Act and assert: the admin setting refuses the approval; without it the
+    // signed allowlist entry carries the state.
+    let allowlists = &running.state().unwrap().allowlists;
+    let approve = || {
+        gatehouse::review::act(
+            &db,
+            allowlists,
+            "com.acme/tools",
+            "1.0.0",
+            "test:reviewer",
+            gatehouse::review::Decision::Approve(Default::default()),
+        )
+    };
+    let set = |required| {
+        let db = db.clone();
+        async move {
+            let mut tx = db.begin().await.unwrap();
+            gatehouse::storage::ownership::set_verification_required(&mut tx, required, "test")
+                .await
+                .unwrap();
+            tx.commit().await.unwrap();
+        }
+    };
+    set(true).await;
+    let refused = approve().await;
+    assert!(
+        matches!(&refused, Err(gatehouse::review::ReviewError::Invalid(e)) if e[0].pointer == "/remotes"),
+        "{refused:?}"
+    );
+    set(false).await;
+    approve().await.expect("approved");
+    let payload = crate::helpers::verified_allowlist(&running.url(), "default").await;
+    let entry = payload
+        .servers
+        .iter()
+        .find(|s| s.name == "com.acme/tools")
+        .unwrap();
+    assert_eq!(entry.match_.remotes[0].verification.as_deref(), Some("unverified"));
+}
+
 mod sqlite {
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn a_verified_owner_takes_over_a_url_an_unverified_publisher_holds() {
         super::a_verified_owner_takes_over_a_url_an_unverified_publisher_holds(
+            crate::helpers::Backend::Sqlite,
+        )
+        .await
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_scanned_remote_is_verified_reported_signed_and_can_gate_approval() {
+        super::a_scanned_remote_is_verified_reported_signed_and_can_gate_approval(
             crate::helpers::Backend::Sqlite,
         )
         .await
@@ -216,6 +310,14 @@ mod postgres {
     async fn a_verified_owner_takes_over_a_url_an_unverified_publisher_holds() {
         if let Some(backend) = crate::helpers::Backend::postgres() {
             super::a_verified_owner_takes_over_a_url_an_unverified_publisher_holds(backend).await
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_scanned_remote_is_verified_reported_signed_and_can_gate_approval() {
+        if let Some(backend) = crate::helpers::Backend::postgres() {
+            super::a_scanned_remote_is_verified_reported_signed_and_can_gate_approval(backend)
+                .await
         }
     }
 }
