@@ -203,7 +203,9 @@ async fn scan_package(
     };
     package.arguments = args.package_args.clone();
     if !crate::packages::sandbox::available() {
-        return fail("bubblewrap (bwrap) is missing or cannot make a sandbox here; install the bubblewrap package");
+        return fail(
+            "bubblewrap (bwrap) is missing or cannot make a sandbox here; install the bubblewrap package",
+        );
     }
     let settings = crate::packages::PackagesConfig::new(&config.data_dir);
     let options = CrawlOptions {

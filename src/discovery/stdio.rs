@@ -58,7 +58,11 @@ impl StdioPipe {
         mut command: tokio::process::Command,
         own_group: bool,
     ) -> Result<StdioPipe, String> {
-        let program = command.as_std().get_program().to_string_lossy().into_owned();
+        let program = command
+            .as_std()
+            .get_program()
+            .to_string_lossy()
+            .into_owned();
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

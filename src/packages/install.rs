@@ -155,9 +155,8 @@ pub async fn install(
         // Another scan installed the same version meanwhile: use theirs.
         let _ = std::fs::remove_dir_all(&scratch);
     }
-    let mut installed = cached(&dir).ok_or_else(|| {
-        InstallError::Tool(format!("{}: the install vanished", dir.display()))
-    })?;
+    let mut installed = cached(&dir)
+        .ok_or_else(|| InstallError::Tool(format!("{}: the install vanished", dir.display())))?;
     installed.facts.install_ms = record.facts.install_ms;
     Ok(installed)
 }
@@ -283,8 +282,8 @@ async fn install_npm(
             "the package's bin {script:?} is not a file in the package"
         )));
     }
-    let node = find_program("node")
-        .ok_or_else(|| InstallError::Tool("node is not on PATH".into()))?;
+    let node =
+        find_program("node").ok_or_else(|| InstallError::Tool("node is not on PATH".into()))?;
     let (program, runtime_binds) = runtime(&node);
     Ok(Record {
         program,
@@ -327,9 +326,12 @@ fn npm_bin(manifest: &Value, identifier: &str) -> Result<String, InstallError> {
     .ok_or_else(|| InstallError::Unusable("the package declares no bin to start".into()))?;
     let path = Path::new(&script);
     let inside = !path.is_absolute()
-        && path
-            .components()
-            .all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
+        && path.components().all(|c| {
+            matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        });
     if !inside || script.len() > 512 || script.contains('\0') {
         return Err(InstallError::Unusable(format!(
             "the package's bin {:?} leaves the package",
@@ -433,13 +435,11 @@ async fn install_pypi(
         .map(|h| format!("sha256={h}"))
         .unwrap_or_default();
     let readme = Some(
-        crate::analysis::normalize::truncate(text("/metadata/description"), MAX_README)
-            .to_string(),
+        crate::analysis::normalize::truncate(text("/metadata/description"), MAX_README).to_string(),
     );
     let (module, attr, script) = entry_point(&site, &wanted, &resolved)?;
-    let launcher = format!(
-        "import sys; sys.argv[0] = {script:?}; import {module} as m; sys.exit(m.{attr}())"
-    );
+    let launcher =
+        format!("import sys; sys.argv[0] = {script:?}; import {module} as m; sys.exit(m.{attr}())");
     let (program, mut runtime_binds) = runtime(Path::new(&executable));
     if !Path::new(&prefix).starts_with("/usr") {
         runtime_binds = vec![PathBuf::from(&prefix)];

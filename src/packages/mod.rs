@@ -544,7 +544,9 @@ pub(crate) fn finding(
         target: Target::server(),
         field: "packages".into(),
         message,
-        evidence: crate::analysis::normalize::visible(crate::analysis::normalize::truncate(&evidence, 300)),
+        evidence: crate::analysis::normalize::visible(crate::analysis::normalize::truncate(
+            &evidence, 300,
+        )),
     }
 }
 

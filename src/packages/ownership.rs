@@ -17,7 +17,11 @@ use super::{Installed, PackageRef, RegistryType, finding};
 use crate::analysis::{Category, Finding, Severity, catalogue::ids};
 
 /// The ownership findings of an installed package published as `server_name`.
-pub fn check_package(package: &PackageRef, installed: &Installed, server_name: &str) -> Vec<Finding> {
+pub fn check_package(
+    package: &PackageRef,
+    installed: &Installed,
+    server_name: &str,
+) -> Vec<Finding> {
     match package.registry {
         RegistryType::Npm => check_npm(installed.manifest.as_ref(), server_name)
             .into_iter()
@@ -39,11 +43,15 @@ pub fn check_npm(manifest: Option<&Value>, server_name: &str) -> Option<Finding>
     }
     let (message, evidence) = match declared {
         None => (
-            format!("The npm package's package.json has no mcpName; it does not say it belongs to {server_name}"),
+            format!(
+                "The npm package's package.json has no mcpName; it does not say it belongs to {server_name}"
+            ),
             String::new(),
         ),
         Some(Value::String(other)) => (
-            format!("The npm package's package.json names another server in mcpName, not {server_name}"),
+            format!(
+                "The npm package's package.json names another server in mcpName, not {server_name}"
+            ),
             other.clone(),
         ),
         Some(other) => (
@@ -82,8 +90,12 @@ pub fn check_readme(readme: Option<&str>, server_name: &str) -> Option<Finding> 
         .and_then(|rest| rest.split_whitespace().next())
         .map(str::to_string);
     let message = match &other {
-        Some(_) => format!("The package's README names another server in mcp-name, not {server_name}"),
-        None => format!("The package's README has no mcp-name: {server_name} line; it does not say it belongs to this server"),
+        Some(_) => {
+            format!("The package's README names another server in mcp-name, not {server_name}")
+        }
+        None => format!(
+            "The package's README has no mcp-name: {server_name} line; it does not say it belongs to this server"
+        ),
     };
     Some(finding(
         ids::OWN_README,
@@ -121,12 +133,24 @@ mod tests {
         let readme = "# Time\n<!-- mcp-name: io.github.x/time -->\n";
         assert!(check_readme(Some(readme), "io.github.x/time").is_none());
         // A longer name does not prove a shorter one.
-        for longer in ["mcp-name: io.github.x/timer", "mcp-name: io.github.x/time-2"] {
+        for longer in [
+            "mcp-name: io.github.x/timer",
+            "mcp-name: io.github.x/time-2",
+        ] {
             assert!(check_readme(Some(longer), "io.github.x/time").is_some());
         }
-        assert!(check_readme(Some("<!--mcp-name: io.github.x/time-->"), "io.github.x/time").is_none());
+        assert!(
+            check_readme(
+                Some("<!--mcp-name: io.github.x/time-->"),
+                "io.github.x/time"
+            )
+            .is_none()
+        );
         let f = check_readme(Some(readme), "io.github.y/time").unwrap();
-        assert_eq!((f.rule.as_str(), f.evidence.as_str()), ("GH-OWN-002", "io.github.x/time"));
+        assert_eq!(
+            (f.rule.as_str(), f.evidence.as_str()),
+            ("GH-OWN-002", "io.github.x/time")
+        );
         assert!(check_readme(None, "io.github.x/time").is_some());
         assert!(check_readme(Some("mcp-name: io.github.x/time"), "io.github.x/time").is_none());
     }

@@ -207,18 +207,21 @@ pub fn command(
         }
     }
     let size = limits.file_bytes.to_string();
-    args.extend(["--proc".into(), "/proc".into(), "--dev".into(), "/dev".into()]);
+    args.extend([
+        "--proc".into(),
+        "/proc".into(),
+        "--dev".into(),
+        "/dev".into(),
+    ]);
     for dir in ["/tmp", HOME_DIR] {
-        args.extend([
-            "--size".into(),
-            size.clone(),
-            "--tmpfs".into(),
-            dir.into(),
-        ]);
+        args.extend(["--size".into(), size.clone(), "--tmpfs".into(), dir.into()]);
     }
     let bind = |host: &Path, inside: String, args: &mut Vec<String>| {
         if !host.is_dir() {
-            return Err(SandboxError(format!("{} is not a directory", host.display())));
+            return Err(SandboxError(format!(
+                "{} is not a directory",
+                host.display()
+            )));
         }
         args.extend([
             "--ro-bind".into(),
@@ -311,7 +314,12 @@ fn tasks_of(uid: u32) -> u64 {
     };
     entries
         .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
         .filter(|e| e.metadata().is_ok_and(|m| m.uid() == uid))
         .map(|e| {
             std::fs::read_dir(e.path().join("task"))

@@ -97,9 +97,10 @@ pub fn domain_of(namespace: &str) -> Option<String> {
 /// Whether `host` is the domain of one of `namespaces` or lies under it.
 pub fn host_under_namespaces(host: &str, namespaces: &[String]) -> bool {
     let host = host.trim_end_matches('.').to_ascii_lowercase();
-    namespaces.iter().filter_map(|n| domain_of(n)).any(|domain| {
-        host == domain || host.ends_with(&format!(".{domain}"))
-    })
+    namespaces
+        .iter()
+        .filter_map(|n| domain_of(n))
+        .any(|domain| host == domain || host.ends_with(&format!(".{domain}")))
 }
 
 /// Verifies that the publisher holding `namespaces` (and, when issued, the
@@ -159,7 +160,10 @@ async fn card_names(origin: &str, server_name: &str, network: &NetPolicy) -> boo
     let Ok(value) = serde_json::from_slice::<Value>(&catalog.body) else {
         return false;
     };
-    for card_url in catalog_cards(&value, origin).into_iter().take(MAX_CATALOG_ENTRIES) {
+    for card_url in catalog_cards(&value, origin)
+        .into_iter()
+        .take(MAX_CATALOG_ENTRIES)
+    {
         if card_at(&card_url, server_name, network).await {
             return true;
         }
@@ -222,8 +226,7 @@ async fn challenge_served(origin: &str, token: &str, network: &NetPolicy) -> boo
     else {
         return false;
     };
-    file.status == 200
-        && std::str::from_utf8(&file.body).is_ok_and(|text| text.trim() == token)
+    file.status == 200 && std::str::from_utf8(&file.body).is_ok_and(|text| text.trim() == token)
 }
 
 /// Verifies every remote of a server.json that its server holds, records
@@ -310,7 +313,10 @@ mod tests {
         ]});
         assert_eq!(
             catalog_cards(&catalog, "https://mcp.example.com"),
-            ["https://mcp.example.com/cards/a.json", "https://cards.example.com/b"]
+            [
+                "https://mcp.example.com/cards/a.json",
+                "https://cards.example.com/b"
+            ]
         );
     }
 }

@@ -4,13 +4,13 @@
 
 use serde_json::{Value, json};
 
+use super::ownership::Verification;
 use super::server_json::{self, FieldError};
 use crate::discovery::NetPolicy;
 use crate::storage::accounts::Publisher;
 use crate::storage::audit::{self, AuditEntry};
 use crate::storage::versions::{self, VersionRow};
 use crate::storage::{Db, Tx, is_unique_violation, jobs};
-use super::ownership::Verification;
 
 /// Why a publish was refused.
 #[derive(Debug, thiserror::Error)]
@@ -146,8 +146,17 @@ async fn store(
                     (Some(proof), Some((_, previous_publisher, state)))
                         if state == Verification::Unverified.as_str() =>
                     {
-                        take_over(&mut tx, url, &server_id, name, &owner_name, &previous_publisher, publisher, proof)
-                            .await?;
+                        take_over(
+                            &mut tx,
+                            url,
+                            &server_id,
+                            name,
+                            &owner_name,
+                            &previous_publisher,
+                            publisher,
+                            proof,
+                        )
+                        .await?;
                     }
                     _ => {
                         return Err(PublishError::RemoteTaken {
@@ -231,9 +240,14 @@ async fn takeover_proofs(
             }
             None => None,
         };
-        let proof =
-            super::ownership::verify_remote(url, name, &publisher.namespaces, token.as_deref(), net)
-                .await;
+        let proof = super::ownership::verify_remote(
+            url,
+            name,
+            &publisher.namespaces,
+            token.as_deref(),
+            net,
+        )
+        .await;
         if proof.verified() {
             proofs.push((url.clone(), proof));
         }

@@ -52,15 +52,24 @@ pub async fn remote_states_tx(
 
 /// The verification state of a remote URL and the server holding it:
 /// `(server id, publisher id, state)`.
-pub async fn holder(tx: &mut Tx, url: &str) -> Result<Option<(String, String, String)>, sqlx::Error> {
+pub async fn holder(
+    tx: &mut Tx,
+    url: &str,
+) -> Result<Option<(String, String, String)>, sqlx::Error> {
     let row = sqlx::query(
         "SELECT s.id, s.publisher_id, r.verification FROM server_remotes r JOIN servers s ON s.id = r.server_id WHERE r.url = $1",
     )
     .bind(url)
     .fetch_optional(tx.conn())
     .await?;
-    row.map(|r| Ok((r.try_get("id")?, r.try_get("publisher_id")?, r.try_get("verification")?)))
-        .transpose()
+    row.map(|r| {
+        Ok((
+            r.try_get("id")?,
+            r.try_get("publisher_id")?,
+            r.try_get("verification")?,
+        ))
+    })
+    .transpose()
 }
 
 /// Records the verification state of a remote the server holds (a remote

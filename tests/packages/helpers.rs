@@ -17,7 +17,9 @@ fn require_peers() -> bool {
 pub fn have(what: &str, usable: bool) -> bool {
     if !usable {
         if require_peers() {
-            panic!("{what} is missing and GATEHOUSE_REQUIRE_PEERS=1 (run .ci/setup.d/25-package-sandbox.sh)");
+            panic!(
+                "{what} is missing and GATEHOUSE_REQUIRE_PEERS=1 (run .ci/setup.d/25-package-sandbox.sh)"
+            );
         }
         eprintln!("SKIPPED: {what} is missing");
     }
@@ -33,7 +35,10 @@ fn runs(program: &str, arg: &str) -> bool {
 
 /// bubblewrap can make a sandbox here.
 pub fn sandbox_works() -> bool {
-    have("bubblewrap (bwrap)", gatehouse::packages::sandbox::available())
+    have(
+        "bubblewrap (bwrap)",
+        gatehouse::packages::sandbox::available(),
+    )
 }
 
 /// bubblewrap and node.
@@ -55,8 +60,8 @@ pub fn pip_sandbox() -> bool {
                 gatehouse::packages::PackagesConfig::new(std::path::Path::new("/")).python,
             )
             .args(["-m", "pip", "--version"])
-                .output()
-                .is_ok_and(|o| o.status.success()),
+            .output()
+            .is_ok_and(|o| o.status.success()),
         )
 }
 

@@ -60,7 +60,10 @@ async fn publish_memory_as(backend: Backend, name: &str) -> Scanned {
         .unwrap()
         .unwrap()
         .status;
-    let scan = versions::latest_scan(&db, &version.id).await.unwrap().unwrap();
+    let scan = versions::latest_scan(&db, &version.id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(scan.error, None);
     let report = serde_json::from_str(scan.report.as_deref().unwrap()).unwrap();
     let snapshot = serde_json::from_str(scan.snapshot.as_deref().unwrap()).unwrap();
@@ -96,14 +99,22 @@ async fn a_package_server_is_crawled_by_the_worker_and_its_install_recorded(back
 
     // Assert
     assert_eq!(status, Status::InReview);
-    assert!(!rules(&report).contains(&"GH-OWN-001".to_string()), "{report}");
+    assert!(
+        !rules(&report).contains(&"GH-OWN-001".to_string()),
+        "{report}"
+    );
     assert!(!rules(&report).contains(&"GH-PRO-005".to_string()));
     assert!(snapshot["tools"].as_array().unwrap().len() >= 5);
     let package = &snapshot["crawl"]["package"];
     assert_eq!(snapshot["crawl"]["transport"], "stdio");
     assert_eq!(package["identifier"], "@modelcontextprotocol/server-memory");
     assert_eq!(package["resolvedVersion"], "2026.8.31");
-    assert!(package["integrity"].as_str().unwrap().starts_with("sha512-"));
+    assert!(
+        package["integrity"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha512-")
+    );
     assert!(package["dependencies"].as_u64().unwrap() > 0);
 }
 
@@ -199,10 +210,8 @@ mod postgres {
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn a_package_whose_mcp_name_names_another_server_gets_the_ownership_finding() {
         if let Some(backend) = Backend::postgres() {
-            super::a_package_whose_mcp_name_names_another_server_gets_the_ownership_finding(
-                backend,
-            )
-            .await
+            super::a_package_whose_mcp_name_names_another_server_gets_the_ownership_finding(backend)
+                .await
         }
     }
 }

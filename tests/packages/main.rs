@@ -12,7 +12,6 @@
 
 mod helpers;
 #[path = "../support/mcp_fixtures.rs"]
-#[allow(dead_code)]
 mod mcp_fixtures;
 
 mod cli;

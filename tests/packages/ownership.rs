@@ -35,12 +35,22 @@ struct Origin {
 async fn serve(origin: Origin) -> String {
     const CARD: &str = "application/mcp-server-card+json";
     let card = origin.card_name.clone().map(|name| {
-        ([(CONTENT_TYPE, CARD)], json!({"name": name, "version": "1.0.0"}).to_string())
+        (
+            [(CONTENT_TYPE, CARD)],
+            json!({"name": name, "version": "1.0.0"}).to_string(),
+        )
     });
     let mut app = Router::new();
     if let Some(card) = card {
-        let path = if origin.via_catalog { "/cards/main.json" } else { "/server-card" };
-        app = app.route(path, get(move || async move { card.clone().into_response() }));
+        let path = if origin.via_catalog {
+            "/cards/main.json"
+        } else {
+            "/server-card"
+        };
+        app = app.route(
+            path,
+            get(move || async move { card.clone().into_response() }),
+        );
         if origin.via_catalog {
             let catalog = json!({"servers": [{"type": CARD, "url": "/cards/main.json"}]});
             app = app.route(
@@ -105,8 +115,14 @@ async fn a_remote_whose_card_names_another_server_is_unverified() {
         ..Origin::default()
     })
     .await;
-    let state =
-        verify_remote(&format!("{origin}/mcp"), "com.example/weather", &[], None, &loopback()).await;
+    let state = verify_remote(
+        &format!("{origin}/mcp"),
+        "com.example/weather",
+        &[],
+        None,
+        &loopback(),
+    )
+    .await;
     assert_eq!(state, Verification::Unverified);
     // A namespace whose domain covers the host is proof without any request.
     let state = verify_remote(
@@ -147,9 +163,14 @@ async fn a_verified_owner_takes_over_a_url_an_unverified_publisher_holds(backend
     let squatter = create("squatter", "com.squatter").await;
     let owner = create("owner", "com.owner").await;
     let bystander = create("bystander", "com.bystander").await;
-    publish(&db, &loopback(), &squatter, doc("com.squatter/weather").as_bytes())
-        .await
-        .unwrap();
+    publish(
+        &db,
+        &loopback(),
+        &squatter,
+        doc("com.squatter/weather").as_bytes(),
+    )
+    .await
+    .unwrap();
     let hook = gatehouse::monitor::webhooks::create_for(
         &db,
         &loopback(),
@@ -165,22 +186,40 @@ async fn a_verified_owner_takes_over_a_url_an_unverified_publisher_holds(backend
     .unwrap();
 
     // Act: a publisher without proof is refused; the owner serves its token and publishes.
-    let refused = publish(&db, &loopback(), &bystander, doc("com.bystander/weather").as_bytes()).await;
+    let refused = publish(
+        &db,
+        &loopback(),
+        &bystander,
+        doc("com.bystander/weather").as_bytes(),
+    )
+    .await;
     let origin = gatehouse::registry::ownership::origin_of(&url).unwrap();
     let token = gatehouse::storage::ownership::challenge_token(&db, &owner.id, &origin)
         .await
         .unwrap();
     *challenge.lock().unwrap() = Some(token);
-    let taken = publish(&db, &loopback(), &owner, doc("com.owner/weather").as_bytes()).await;
+    let taken = publish(
+        &db,
+        &loopback(),
+        &owner,
+        doc("com.owner/weather").as_bytes(),
+    )
+    .await;
 
     // Assert
-    assert!(matches!(refused, Err(PublishError::RemoteTaken { .. })), "{refused:?}");
+    assert!(
+        matches!(refused, Err(PublishError::RemoteTaken { .. })),
+        "{refused:?}"
+    );
     let version = taken.expect("the verified owner's publish");
     let remotes = gatehouse::storage::ownership::remotes_of(&db, &version.server_id)
         .await
         .unwrap();
     assert_eq!(remotes.len(), 1);
-    assert_eq!((remotes[0].url.as_str(), remotes[0].verification.as_str()), (url.as_str(), "challenge"));
+    assert_eq!(
+        (remotes[0].url.as_str(), remotes[0].verification.as_str()),
+        (url.as_str(), "challenge")
+    );
     let audit = gatehouse::storage::audit::list(
         &db,
         &gatehouse::storage::audit::AuditFilter {
@@ -245,7 +284,10 @@ async fn a_scanned_remote_is_verified_reported_signed_and_can_gate_approval(back
         .iter()
         .find(|f| f["rule"] == "GH-OWN-003")
         .unwrap_or_else(|| panic!("no GH-OWN-003 in {report}"));
-    assert_eq!((finding["severity"].as_str(), finding["evidence"].as_str()), (Some("medium"), Some(fixture.url.as_str())));
+    assert_eq!(
+        (finding["severity"].as_str(), finding["evidence"].as_str()),
+        (Some("medium"), Some(fixture.url.as_str()))
+    );
 
     // Act and assert: the admin setting refuses the approval; without it the
     // signed allowlist entry carries the state.
@@ -284,7 +326,10 @@ async fn a_scanned_remote_is_verified_reported_signed_and_can_gate_approval(back
         .iter()
         .find(|s| s.name == "com.acme/tools")
         .unwrap();
-    assert_eq!(entry.match_.remotes[0].verification.as_deref(), Some("unverified"));
+    assert_eq!(
+        entry.match_.remotes[0].verification.as_deref(),
+        Some("unverified")
+    );
 }
 
 mod sqlite {
@@ -316,8 +361,7 @@ mod postgres {
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn a_scanned_remote_is_verified_reported_signed_and_can_gate_approval() {
         if let Some(backend) = crate::helpers::Backend::postgres() {
-            super::a_scanned_remote_is_verified_reported_signed_and_can_gate_approval(backend)
-                .await
+            super::a_scanned_remote_is_verified_reported_signed_and_can_gate_approval(backend).await
         }
     }
 }

@@ -56,7 +56,14 @@ fn reference_tools(interop: &Path, installed: &Installed, extra_args: &[String])
 /// The fields of a tool both clients must agree on.
 fn comparable(tool: &Value) -> Value {
     let mut out = serde_json::Map::new();
-    for key in ["name", "title", "description", "inputSchema", "outputSchema", "annotations"] {
+    for key in [
+        "name",
+        "title",
+        "description",
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+    ] {
         if let Some(v) = tool.get(key) {
             out.insert(key.into(), v.clone());
         }
@@ -66,14 +73,21 @@ fn comparable(tool: &Value) -> Value {
 
 /// Installs `spec` (cold, then again from the cache), crawls it in the
 /// sandbox and compares its tools with the reference client's.
-async fn installs_crawls_and_matches_the_sdk(spec: &str, extra_args: &[&str], host_args: &[String]) {
+async fn installs_crawls_and_matches_the_sdk(
+    spec: &str,
+    extra_args: &[&str],
+    host_args: &[String],
+) {
     let Some(interop) = interop_dir() else {
         return;
     };
     // Arrange: a fresh cache, so the first install is a cold one.
     let cache = tempfile::tempdir_in(shared_cache()).unwrap();
-    std::fs::set_permissions(cache.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755))
-        .unwrap();
+    std::fs::set_permissions(
+        cache.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
     let mut config = PackagesConfig::new(cache.path());
     config.cache_dir = cache.path().to_path_buf();
     let mut package = PackageRef::parse_spec(spec).unwrap();
@@ -81,14 +95,20 @@ async fn installs_crawls_and_matches_the_sdk(spec: &str, extra_args: &[&str], ho
 
     // Act: install twice, crawl once.
     let cold = Instant::now();
-    let installed = packages::install::install(&package, &config).await.expect("installs");
+    let installed = packages::install::install(&package, &config)
+        .await
+        .expect("installs");
     let cold = cold.elapsed();
     let again = packages::install::install(&package, &config).await.unwrap();
     let started = Instant::now();
-    let snapshot =
-        packages::crawl_installed(&installed, &package, &config.limits, &CrawlOptions::default())
-            .await
-            .expect("crawls in the sandbox");
+    let snapshot = packages::crawl_installed(
+        &installed,
+        &package,
+        &config.limits,
+        &CrawlOptions::default(),
+    )
+    .await
+    .expect("crawls in the sandbox");
     let crawl = started.elapsed();
     eprintln!(
         "FIGURES {spec}: install cold {} ms, cached {} ms, crawl {} ms, {} dependencies",
@@ -126,8 +146,12 @@ async fn server_memory_from_npm_is_crawled_in_the_sandbox_like_the_sdk_lists_it(
     if !npm_sandbox() {
         return;
     }
-    installs_crawls_and_matches_the_sdk("npm:@modelcontextprotocol/server-memory@2026.8.31", &[], &[])
-        .await;
+    installs_crawls_and_matches_the_sdk(
+        "npm:@modelcontextprotocol/server-memory@2026.8.31",
+        &[],
+        &[],
+    )
+    .await;
 }
 
 #[tokio::test]

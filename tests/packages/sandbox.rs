@@ -28,8 +28,11 @@ fn install_fixture() -> (tempfile::TempDir, Installed) {
     let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/packages/hostile");
     for file in ["index.js", "package.json"] {
         std::fs::copy(source.join(file), dir.path().join(file)).unwrap();
-        std::fs::set_permissions(dir.path().join(file), std::fs::Permissions::from_mode(0o644))
-            .unwrap();
+        std::fs::set_permissions(
+            dir.path().join(file),
+            std::fs::Permissions::from_mode(0o644),
+        )
+        .unwrap();
     }
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let node = std::env::split_paths(&std::env::var_os("PATH").unwrap())
@@ -202,7 +205,10 @@ async fn the_host_home_directory_cannot_be_read() {
     if !node_sandbox() {
         return;
     }
-    let Some(home) = std::env::var_os("HOME").map(PathBuf::from).filter(|h| h.is_dir()) else {
+    let Some(home) = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|h| h.is_dir())
+    else {
         eprintln!("SKIPPED: no home directory");
         return;
     };
@@ -244,7 +250,12 @@ fn sandbox_processes() -> usize {
     std::fs::read_dir("/proc")
         .unwrap()
         .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
         .filter(|e| e.metadata().is_ok_and(|m| m.uid() >= 2_000_000_000))
         .count()
 }
@@ -268,7 +279,11 @@ async fn a_fork_bomb_is_limited_and_every_process_is_killed_at_the_end() {
         while sandbox_processes() > 0 && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        assert_eq!(sandbox_processes(), 0, "sandboxed processes outlived the scan");
+        assert_eq!(
+            sandbox_processes(),
+            0,
+            "sandboxed processes outlived the scan"
+        );
     }
 }
 
