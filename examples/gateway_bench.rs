@@ -101,6 +101,7 @@ async fn gateway_for(
         report_token: None,
         crawl: options(),
         debounce: Duration::from_millis(250),
+        packages: None,
     })
     .await
     .unwrap();

@@ -155,6 +155,11 @@ pub fn options(
             ..CrawlOptions::default()
         },
         debounce: DEFAULT_DEBOUNCE,
+        // Package-only servers run in the sandbox, installed under the data
+        // directory, when the package sandbox is on (GATEHOUSE_SCAN_PACKAGES).
+        packages: config
+            .scan_packages
+            .then(|| crate::packages::PackagesConfig::new(&config.data_dir)),
     })
 }
 

@@ -1581,6 +1581,37 @@ impl Held {
         })
     }
 
+    /// Opens the conversation with a server started by a prepared command
+    /// (the package sandbox) over stdio; the process group is killed when
+    /// the conversation ends.
+    pub(crate) async fn open_prepared(
+        command: tokio::process::Command,
+        options: &CrawlOptions,
+    ) -> Result<Held, CrawlFailure> {
+        let pipe = StdioPipe::spawn_prepared(command, true)
+            .map_err(|e| final_failure(crawl_codes::TRANSPORT, e))?;
+        let options = CrawlOptions {
+            headers: Vec::new(),
+            oauth: None,
+            transport: TransportChoice::Auto,
+            ..options.clone()
+        };
+        let url = Url::parse("stdio://local/").expect("a constant URL");
+        let mut crawler = Crawler::new(&url, Some(pipe), &options, "gateway")?;
+        let (mut transport, opening) = crawler.open(url, &options).await?;
+        let era = match opening {
+            Opening::Modern { .. } => "modern",
+            Opening::Legacy(_) => "legacy",
+        };
+        let capabilities = crawler.finish_opening(&mut transport, opening).await?;
+        Ok(Held {
+            crawler,
+            transport: Some(transport),
+            capabilities,
+            era,
+        })
+    }
+
     /// The capabilities the server declared.
     pub(crate) fn capabilities(&self) -> &Value {
         &self.capabilities

@@ -343,6 +343,18 @@ impl Session {
         })
     }
 
+    /// Opens a conversation with a server started by `command` over stdio
+    /// (the package sandbox: `bwrap` with its limits), as [`crawl_prepared`]
+    /// starts it; the process group is killed when the session ends.
+    pub async fn open_prepared(
+        command: tokio::process::Command,
+        options: &CrawlOptions,
+    ) -> Result<Session, CrawlFailure> {
+        Ok(Session {
+            held: crawler::Held::open_prepared(command, options).await?,
+        })
+    }
+
     /// The capabilities the server declared when the conversation opened.
     pub fn capabilities(&self) -> &serde_json::Value {
         self.held.capabilities()

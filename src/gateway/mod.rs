@@ -82,6 +82,9 @@ pub struct GatewayOptions {
     pub crawl: CrawlOptions,
     /// Quiet time before clients hear of a change.
     pub debounce: Duration,
+    /// Where package-only servers are installed to run in the package
+    /// sandbox; `None`: they are listed as unavailable.
+    pub packages: Option<crate::packages::PackagesConfig>,
 }
 
 impl std::fmt::Debug for GatewayOptions {
@@ -465,8 +468,11 @@ impl Gateway {
             match reuse.and_then(Option::take) {
                 Some(pair) => kept.push(pair),
                 None => {
-                    let upstream =
-                        Arc::new(Upstream::new(entry.clone(), self.options.crawl.clone()));
+                    let upstream = Arc::new(Upstream::new(
+                        entry.clone(),
+                        self.options.crawl.clone(),
+                        self.options.packages.as_ref(),
+                    ));
                     if let Some(why) = upstream.package_seam() {
                         tracing::warn!(server = %entry.name, "{why}: listed as unavailable");
                     }

@@ -3,9 +3,14 @@
 //! bounds and network policy as a scan), a small pool of open conversations
 //! for forwarded calls, and a watcher of its change notifications.
 //!
-//! Only servers with a remote are reached. A package-only server is listed as
-//! unavailable: running a package is the package sandbox's job (issue 15);
-//! [`Upstream::package_seam`] is where a sandboxed stdio launch will plug in.
+//! A server with a remote is reached over HTTP. A package-only server (npm or
+//! PyPI) is installed and started in the package sandbox (`packages`, issue
+//! 15) when the gateway has an install cache: crawled over the sandboxed
+//! process's stdio like a scan, and called on a sandboxed process of its own
+//! per pooled conversation. It gets no arguments and placeholder environment
+//! (the allowlist names the package, not a user's configuration). Without a
+//! cache, or for other package types, it is listed as unavailable
+//! ([`Upstream::package_seam`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,7 +39,7 @@ pub enum Availability {
     Available,
     /// The last crawl failed; nothing of it is exposed.
     Unreachable(String),
-    /// No remote to connect to: only packages, which wait for the package sandbox.
+    /// No remote to connect to and no package the gateway can run.
     PackageOnly,
 }
 
@@ -45,21 +50,40 @@ pub struct Upstream {
     /// The remote URL connected to (`streamable-http` preferred, then `sse`).
     pub url: Option<String>,
     options: CrawlOptions,
+    /// For a package-only server: the package run in the sandbox, and where it is installed.
+    package: Option<(crate::packages::PackageRef, crate::packages::PackagesConfig)>,
     /// The last crawl and whether it succeeded.
     state: RwLock<(Option<Arc<Snapshot>>, Availability)>,
     idle: Mutex<Vec<Session>>,
 }
 
 impl Upstream {
-    /// An upstream for `entry`, connected with `options`.
-    pub fn new(entry: ServerEntry, options: CrawlOptions) -> Upstream {
+    /// An upstream for `entry`, connected with `options`; a package-only
+    /// entry is run in the sandbox when `packages` (the install cache) is given.
+    pub fn new(
+        entry: ServerEntry,
+        options: CrawlOptions,
+        packages: Option<&crate::packages::PackagesConfig>,
+    ) -> Upstream {
         let remotes = &entry.match_.remotes;
         let url = remotes
             .iter()
             .find(|r| r.type_ == "streamable-http")
             .or_else(|| remotes.iter().find(|r| r.type_ == "sse"))
             .map(|r| r.url.clone());
-        let availability = if url.is_none() {
+        let package = match (&url, packages) {
+            (None, Some(settings)) => entry.match_.packages.iter().find_map(|p| {
+                let spec = match p.registry_type.as_str() {
+                    "npm" => format!("npm:{}@{}", p.identifier, p.version),
+                    "pypi" => format!("pypi:{}=={}", p.identifier, p.version),
+                    _ => return None,
+                };
+                let package = crate::packages::PackageRef::parse_spec(&spec).ok()?;
+                Some((package, settings.clone()))
+            }),
+            _ => None,
+        };
+        let availability = if url.is_none() && package.is_none() {
             Availability::PackageOnly
         } else {
             Availability::Pending
@@ -68,17 +92,42 @@ impl Upstream {
             entry,
             url,
             options,
+            package,
             state: RwLock::new((None, availability)),
             idle: Mutex::new(Vec::new()),
         }
     }
 
-    /// The seam for package servers: a package-only entry stays unavailable
-    /// until the package sandbox (issue 15) can start it; it will then be
-    /// crawled with `discovery::crawl_stdio` inside the sandbox and called over
-    /// that process's stdio, like a remote is over HTTP.
+    /// Why a package-only entry cannot be run (no install cache, or no npm or
+    /// PyPI package), or `None` when the upstream can be reached.
     pub fn package_seam(&self) -> Option<&'static str> {
-        (self.url.is_none()).then_some("package servers wait for the package sandbox")
+        (self.url.is_none() && self.package.is_none())
+            .then_some("package servers need the package sandbox and an npm or PyPI package")
+    }
+
+    /// Crawls the upstream: over HTTP, or its package in the sandbox.
+    async fn crawl(&self) -> Result<Snapshot, discovery::CrawlFailure> {
+        if let Some(url) = &self.url {
+            return discovery::crawl(url, &self.options).await;
+        }
+        let Some((package, settings)) = &self.package else {
+            return Err(unavailable());
+        };
+        let installed = install(package, settings).await?;
+        crate::packages::crawl_installed(&installed, package, &settings.limits, &self.options).await
+    }
+
+    /// A new conversation: over HTTP, or with a fresh sandboxed process.
+    async fn open_session(&self) -> Result<Session, discovery::CrawlFailure> {
+        if let Some(url) = &self.url {
+            return Session::open(url, &self.options).await;
+        }
+        let Some((package, settings)) = &self.package else {
+            return Err(unavailable());
+        };
+        let installed = install(package, settings).await?;
+        let command = crate::packages::sandboxed(&installed, package, &settings.limits)?;
+        Session::open_prepared(command, &self.options).await
     }
 
     /// The last crawl (when it succeeded) and the availability.
@@ -90,8 +139,10 @@ impl Upstream {
     /// failed crawl leaves nothing exposed. Idle conversations are closed, so
     /// calls after a refresh start on a new connection too.
     pub async fn refresh(&self) {
-        let Some(url) = &self.url else { return };
-        let crawled = discovery::crawl(url, &self.options).await;
+        if self.package_seam().is_some() {
+            return;
+        }
+        let crawled = self.crawl().await;
         let next = match crawled {
             Ok(snapshot) => {
                 let unread = snapshot
@@ -119,20 +170,10 @@ impl Upstream {
     /// Forwards `method` with `params` on an idle conversation, or a new one.
     /// A conversation that failed is dropped; one that answered goes back to the pool.
     pub async fn forward(&self, method: &str, params: Value) -> Result<Value, SessionError> {
-        let Some(url) = &self.url else {
-            return Err(SessionError::Failed(discovery::CrawlFailure {
-                code: crate::snapshot::crawl_codes::TRANSPORT,
-                message: "package servers wait for the package sandbox".into(),
-                retryable: false,
-                auth: None,
-            }));
-        };
         let idle = self.idle.lock().await.pop();
         let mut session = match idle {
             Some(session) => session,
-            None => Session::open(url, &self.options)
-                .await
-                .map_err(SessionError::Failed)?,
+            None => self.open_session().await.map_err(SessionError::Failed)?,
         };
         let result = session.request(method, Some(params)).await;
         match &result {
@@ -195,4 +236,29 @@ impl Upstream {
             tokio::time::sleep(delay).await;
         }
     }
+}
+
+/// The failure of an upstream that cannot be reached at all.
+fn unavailable() -> discovery::CrawlFailure {
+    discovery::CrawlFailure {
+        code: crate::snapshot::crawl_codes::TRANSPORT,
+        message: "package servers need the package sandbox and an npm or PyPI package".into(),
+        retryable: false,
+        auth: None,
+    }
+}
+
+/// The package's install (from the cache after the first time).
+async fn install(
+    package: &crate::packages::PackageRef,
+    settings: &crate::packages::PackagesConfig,
+) -> Result<crate::packages::Installed, discovery::CrawlFailure> {
+    crate::packages::install::install(package, settings)
+        .await
+        .map_err(|e| discovery::CrawlFailure {
+            code: crate::snapshot::crawl_codes::TRANSPORT,
+            message: format!("installing {}: {e}", package.spec()),
+            retryable: e.retryable(),
+            auth: None,
+        })
 }

@@ -485,29 +485,7 @@ pub async fn crawl_installed(
     limits: &Limits,
     options: &CrawlOptions,
 ) -> Result<Snapshot, discovery::CrawlFailure> {
-    let launch = sandbox::Launch {
-        package_dir: &installed.dir,
-        program: &installed.program,
-        arguments: &installed
-            .arguments
-            .iter()
-            .chain(&package.arguments)
-            .cloned()
-            .collect::<Vec<_>>(),
-        environment: &installed
-            .environment
-            .iter()
-            .chain(&package.environment)
-            .cloned()
-            .collect::<Vec<_>>(),
-        extra_binds: &installed.runtime_binds,
-    };
-    let command = sandbox::command(&launch, limits).map_err(|e| discovery::CrawlFailure {
-        code: crate::snapshot::crawl_codes::TRANSPORT,
-        message: format!("the sandbox could not be prepared: {e}"),
-        retryable: false,
-        auth: None,
-    })?;
+    let command = sandboxed(installed, package, limits)?;
     let mut options = options.clone();
     options.limits.deadline = options.limits.deadline.min(limits.wall_time);
     let crawled = tokio::time::timeout(
@@ -527,6 +505,38 @@ pub async fn crawl_installed(
             auth: None,
         }),
     }
+}
+
+/// The sandboxed command that starts an installed package's server, its
+/// own arguments and environment after the runtime's.
+pub fn sandboxed(
+    installed: &Installed,
+    package: &PackageRef,
+    limits: &Limits,
+) -> Result<tokio::process::Command, discovery::CrawlFailure> {
+    let launch = sandbox::Launch {
+        package_dir: &installed.dir,
+        program: &installed.program,
+        arguments: &installed
+            .arguments
+            .iter()
+            .chain(&package.arguments)
+            .cloned()
+            .collect::<Vec<_>>(),
+        environment: &installed
+            .environment
+            .iter()
+            .chain(&package.environment)
+            .cloned()
+            .collect::<Vec<_>>(),
+        extra_binds: &installed.runtime_binds,
+    };
+    sandbox::command(&launch, limits).map_err(|e| discovery::CrawlFailure {
+        code: crate::snapshot::crawl_codes::TRANSPORT,
+        message: format!("the sandbox could not be prepared: {e}"),
+        retryable: false,
+        auth: None,
+    })
 }
 
 /// A server-level finding about a package.

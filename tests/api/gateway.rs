@@ -150,6 +150,7 @@ fn options(registry: &str, root: Vec<u8>, state: PathBuf) -> GatewayOptions {
             ..CrawlOptions::default()
         },
         debounce: Duration::from_millis(100),
+        packages: None,
     }
 }
 

@@ -215,3 +215,87 @@ mod postgres {
         }
     }
 }
+
+/// The gateway (issue 16's enforcer) runs an approved package-only server in
+/// the sandbox: its pinned tools are listed and a call reaches a sandboxed
+/// process of its own.
+async fn the_gateway_runs_an_approved_package_server_in_the_sandbox(backend: Backend) {
+    if !npm_sandbox() {
+        return;
+    }
+    // Arrange: server-memory scanned and approved.
+    let name = "io.github.modelcontextprotocol/server-memory";
+    let scanned = publish_memory_as(backend, name).await;
+    let allowlists = &scanned.running.state().unwrap().allowlists;
+    gatehouse::review::act(
+        scanned.running.db(),
+        allowlists,
+        name,
+        "2026.8.31",
+        "test:reviewer",
+        gatehouse::review::Decision::Approve(Default::default()),
+    )
+    .await
+    .expect("approved");
+    let registry = scanned.running.url();
+    let root = reqwest::get(format!("{registry}/v1/root.json"))
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap()
+        .to_vec();
+    let state = tempfile::tempdir().unwrap();
+    let mut packages = PackagesConfig::new(state.path());
+    packages.cache_dir = shared_cache().join("jobs");
+
+    // Act
+    let gateway = gatehouse::gateway::Gateway::start(gatehouse::gateway::GatewayOptions {
+        registry: registry.clone(),
+        pinned_root: root,
+        audience: "default".into(),
+        tokens: None,
+        state: Some(state.path().join("state.json")),
+        recheck: std::time::Duration::from_secs(300),
+        allowlist_refresh: std::time::Duration::from_secs(300),
+        report_token: None,
+        crawl: gatehouse::discovery::CrawlOptions::default(),
+        debounce: std::time::Duration::from_millis(100),
+        packages: Some(packages),
+    })
+    .await
+    .expect("the gateway starts");
+    let caller = gatehouse::gateway::server::Caller {
+        client: "test".into(),
+        audience: gateway.audience("default").unwrap().clone(),
+    };
+    let ask = |message: Value| gatehouse::gateway::server::handle(&gateway, &caller, message);
+    let listed = ask(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}))
+        .await
+        .unwrap();
+    let called = ask(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "read_graph", "arguments": {}}}))
+    .await
+    .unwrap();
+
+    // Assert
+    let tools: Vec<&str> = listed["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{listed}"))
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(tools.iter().any(|t| t.ends_with("read_graph")), "{tools:?}");
+    assert!(called["result"]["content"].is_array(), "{called}");
+    assert_ne!(called["result"]["isError"], true, "{called}");
+}
+
+mod gateway_sqlite {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn the_gateway_runs_an_approved_package_server_in_the_sandbox() {
+        super::the_gateway_runs_an_approved_package_server_in_the_sandbox(
+            crate::helpers::Backend::Sqlite,
+        )
+        .await
+    }
+}
