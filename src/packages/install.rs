@@ -64,6 +64,9 @@ pub enum InstallError {
     /// A package or dependency with no wheel (PyPI): named requirement.
     #[error("no wheel for {0}: only a source distribution, or nothing, was found")]
     SourceOnly(String),
+    /// The registry has no such package or version (npm E404, ETARGET): trying again will not help.
+    #[error("{0}")]
+    NotFound(String),
     /// The installer is missing or failed to start.
     #[error("{0}")]
     Tool(String),
@@ -260,10 +263,11 @@ async fn install_npm(
     .env("npm_config_ignore_scripts", "true")
     .current_dir(dir);
     if let Err(stderr) = run_tool(npm, "npm install", config).await? {
-        return Err(InstallError::Failed(format!(
-            "npm install failed: {}",
-            quoted(&stderr)
-        )));
+        let message = format!("npm install failed: {}", quoted(&stderr));
+        if stderr.contains("E404") || stderr.contains("ETARGET") {
+            return Err(InstallError::NotFound(message));
+        }
+        return Err(InstallError::Failed(message));
     }
     let lock: Value = read_json(&dir.join("node_modules/.package-lock.json"))?;
     let packages = lock

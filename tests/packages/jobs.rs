@@ -299,3 +299,51 @@ mod gateway_sqlite {
         .await
     }
 }
+
+/// A package the registry does not have fails the scan at once (no retry),
+/// with the installer's answer recorded for the reviewer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_package_that_does_not_exist_fails_its_scan_with_the_error_recorded() {
+    if !npm_sandbox() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::new(dir.path());
+    config.database_url = Some(fresh_database_url(&Backend::Sqlite, &dir).await);
+    let db = gatehouse::startup::connect(&config).await.unwrap();
+    let publisher =
+        gatehouse::accounts::create_publisher(&db, "pub", &["com.example".into()], "test")
+            .await
+            .unwrap()
+            .publisher;
+    let doc = json!({"name": "com.example/ghost", "description": "d", "version": "1.0.0",
+        "packages": [{"registryType": "npm", "identifier": "@gatehouse-test-absent/no-such-package",
+            "version": "1.0.0", "transport": {"type": "stdio"}}]});
+    let net = gatehouse::discovery::NetPolicy::from_config(Some("1")).unwrap();
+    let version =
+        gatehouse::registry::publish::publish(&db, &net, &publisher, doc.to_string().as_bytes())
+            .await
+            .unwrap();
+    let mut worker = gatehouse::startup::worker_config(&config).unwrap();
+    let mut packages = PackagesConfig::new(dir.path());
+    packages.cache_dir = shared_cache().join("jobs");
+    worker.packages = Some(packages);
+
+    let ran = jobs::run_until_idle(&db, &worker).await.unwrap();
+
+    assert_eq!(ran, 1, "one attempt, no retry");
+    let row = versions::get_version_by_id(&db, &version.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(row.status, Status::ScanFailed);
+    let scan = versions::latest_scan(&db, &version.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        scan.error.as_deref().unwrap().contains("E404"),
+        "{:?}",
+        scan.error
+    );
+}
