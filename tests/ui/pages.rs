@@ -17,6 +17,7 @@ on_both_backends!(
     a_rescan_from_the_review_page_queues_a_scan_job,
     rotating_the_key_from_the_keys_page_re_signs_the_allowlist_under_a_new_root,
     an_unreadable_stored_scan_is_an_error_on_the_page_never_an_empty_review,
+    approving_over_an_ownership_finding_needs_its_own_checkbox,
 );
 
 async fn a_new_publisher_token_is_shown_once_and_opens_the_portal(backend: Backend) {
@@ -484,4 +485,72 @@ async fn an_unreadable_stored_scan_is_an_error_on_the_page_never_an_empty_review
         );
     }
     assert!(!review.body.contains("Approve"), "{}", review.body);
+}
+
+async fn approving_over_an_ownership_finding_needs_its_own_checkbox(backend: Backend) {
+    // Arrange: a scan whose package names another server (GH-OWN-001).
+    let app = TestApp::spawn(backend).await;
+    let (publisher, _) = app.publisher("acme", &["com.example"]).await;
+    let ownership = gatehouse::analysis::Finding {
+        rule: "GH-OWN-001".into(),
+        category: gatehouse::analysis::Category::Impersonation,
+        severity: gatehouse::analysis::Severity::High,
+        target: gatehouse::snapshot::Target::server(),
+        field: "packages".into(),
+        message: "The npm package's package.json names another server in mcpName".into(),
+        evidence: "io.github.someone-else/weather".into(),
+    };
+    app.seed_scanned_version(
+        &publisher,
+        "com.example/weather",
+        "1.0.0",
+        vec![tool("forecast", "Forecasts.")],
+        vec![ownership],
+    )
+    .await;
+    let mut admin = FormClient::new(&app);
+    admin.sign_in("admin").await;
+    let page = format!(
+        "/admin/servers/{}/versions/1.0.0",
+        enc("com.example/weather")
+    );
+    let review = admin.get(&page).await;
+    let csrf = review.csrf();
+    let scan = regex::Regex::new(r#"name="scan" value="([^"]*)""#)
+        .unwrap()
+        .captures(&review.body)
+        .unwrap()[1]
+        .to_string();
+    let fields = |extra: &'static [(&'static str, &'static str)]| {
+        let mut all = vec![
+            ("_csrf", csrf.clone()),
+            ("scan", scan.clone()),
+            ("tool", "0".to_string()),
+            ("audiences", "default".to_string()),
+            ("ack", "1".to_string()),
+        ];
+        all.extend(extra.iter().map(|(k, v)| (*k, v.to_string())));
+        all
+    };
+
+    // Act: approve with the high findings acknowledged, without and then with the override.
+    let without = fields(&[]);
+    let without: Vec<(&str, &str)> = without.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    admin.post(&format!("{page}/approve"), &without).await;
+    let status_without = app.version_detail("com.example/weather", "1.0.0").await["status"].clone();
+    let with = fields(&[("override_ownership", "1")]);
+    let with: Vec<(&str, &str)> = with.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    admin.post(&format!("{page}/approve"), &with).await;
+
+    // Assert
+    assert!(
+        review.body.contains(r#"name="override_ownership""#),
+        "{}",
+        review.body
+    );
+    assert_eq!(status_without, "in_review");
+    assert_eq!(
+        app.version_detail("com.example/weather", "1.0.0").await["status"],
+        "approved"
+    );
 }
