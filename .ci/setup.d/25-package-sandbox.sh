@@ -7,7 +7,10 @@
 _gh_missing=""
 command -v bwrap >/dev/null 2>&1 || _gh_missing="$_gh_missing bubblewrap"
 command -v npm >/dev/null 2>&1 || _gh_missing="$_gh_missing npm"
-python3 -m pip --version >/dev/null 2>&1 || _gh_missing="$_gh_missing python3-pip"
+# The Python packages are installed for and run with (src/packages: /usr/bin/python3 when present).
+_gh_python="${GATEHOUSE_PACKAGE_PYTHON:-/usr/bin/python3}"
+[ -x "$_gh_python" ] || _gh_python=python3
+"$_gh_python" -m pip --version >/dev/null 2>&1 || _gh_missing="$_gh_missing python3-pip"
 if [ -n "$_gh_missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   # shellcheck disable=SC2086
@@ -15,7 +18,7 @@ if [ -n "$_gh_missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ];
     || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends $_gh_missing >/dev/null 2>&1; } \
     || true
 fi
-unset _gh_missing
+unset _gh_missing _gh_python
 
 if ! bwrap --unshare-all --ro-bind / / -- /usr/bin/true 2>/dev/null; then
   echo "25-package-sandbox.sh: bubblewrap is missing or cannot make a sandbox (user namespaces disabled?)" >&2
