@@ -83,3 +83,28 @@ fn scan_package_refuses_a_range_or_an_option_with_exit_2() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("is not"));
     }
 }
+
+#[test]
+fn a_source_only_pypi_release_is_a_finding_not_an_install() {
+    if !pip_sandbox() {
+        return;
+    }
+    // pyperclip 1.8.2 was published as a source distribution only.
+    let (out, report) = scan(&["--package", "pypi:pyperclip==1.8.2"]);
+    let report = report.unwrap_or_else(|| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(rules(&report), ["GH-PKG-001"]);
+    assert!(report["snapshot"].is_null());
+    let installed = shared_cache().join("cli/packages/pypi");
+    let kept = std::fs::read_dir(&installed)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| {
+                    std::fs::read_to_string(e.path().join("install.json"))
+                        .is_ok_and(|t| t.contains(r#""pyperclip""#))
+                })
+                .count()
+        })
+        .unwrap_or(0);
+    assert_eq!(kept, 0, "nothing of it was installed");
+}
