@@ -36,7 +36,7 @@ use serde_json::Value;
 
 use crate::analysis::{Category, Finding, Severity, catalogue::ids};
 use crate::discovery::{self, CrawlOptions};
-use crate::snapshot::{PackageInfo, Snapshot, Target};
+use crate::snapshot::{Snapshot, Target};
 
 pub use install::{InstallError, Installed};
 pub use sandbox::Limits;
@@ -559,9 +559,6 @@ pub(crate) fn finding(
         )),
     }
 }
-
-/// The facts recorded about an install (re-exported for callers that build snapshots).
-pub type InstallFacts = PackageInfo;
 
 #[cfg(test)]
 mod tests {

@@ -19,6 +19,7 @@ mod hardening;
 mod jobs;
 mod logging;
 mod monitor;
+mod ownership;
 mod publish;
 mod read_api;
 mod review;
