@@ -12,7 +12,11 @@
 //! credentials as a crawl. A server behind OAuth is crawled with a token
 //! from the client-credentials grant when [`CrawlOptions::oauth`] is set
 //! (`oauth.rs`). [`crawl_stdio`] does the same with a server started as a
-//! child process, over stdio (`stdio.rs`).
+//! child process, over stdio (`stdio.rs`), and [`crawl_prepared`] with a
+//! command its caller prepared (the package sandbox's `bwrap`), whose whole
+//! process group is killed at the end. [`fetch_document`] (`document.rs`)
+//! fetches one small document from an origin under the same network policy
+//! (the Server Card and challenge of remote-URL ownership).
 //!
 //! # Why not rmcp's client
 //!
