@@ -105,6 +105,7 @@ cues! {
     ONLY = 69, "Only, nothing else, no other.";
     CONVO_NOUN = 70, "Nouns that are the conversation when qualified: messages, chat, history, prompts.";
     CONVO_QUAL = 71, "Qualifiers that make a noun the conversation: previous, last, entire, user's.";
+    PROTECT = 72, "Keeping the user in control: ask the user first, the user's consent, explicit confirmation.";
 }
 
 /// English. Forms are listed explicitly where a stem would overreach.
@@ -359,7 +360,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         DETECT,
-        "detect detects detected detecting detection flag flags flagged classify classifies classifier scan+for scans+for identify identifies recognize recognizes catch catches",
+        "detect detects detected detecting detection flag flags flagged classify classifies classifier scan+for scans+for identify identifies recognize recognizes catch catches prompt-injection injection injections jailbreak jailbreaks",
     ),
     (
         DANGER,
@@ -475,6 +476,10 @@ const ENGLISH: &[(Cues, &str)] = &[
         "auto-approve auto-approval autoapprove auto-confirm yolo dangerously-skip-permissions skip-permissions",
     ),
     (DOC, "more+information further+information"),
+    (
+        PROTECT,
+        "ask+the+user ask+the+user+first asks+the+user ask+them+first ask+first ask+before asks+before check+with+the+user confirm+with+the+user confirms+with+the+user confirm+with+them user's+confirmation user's+consent user's+permission user's+approval explicit+consent explicit+confirmation explicit+permission explicit+approval explicitly+approves explicitly+confirms explicitly+asks let+the+user+decide let+the+user+choose consent opt-in opt+in",
+    ),
 ];
 
 /// Other languages with spaces between words: the cues that matter most.
@@ -872,6 +877,11 @@ const OTHERS: &[(Cues, &str)] = &[
     (COND, "caso sempre+que en+caso"),
     (N_SAFEGUARD, "filtro filtros verificação verificación"),
     (TRUST, "totalmente completamente cegamente ciegamente"),
+    // Keeping the user in control, in the other spaced languages.
+    (
+        PROTECT,
+        "pregunta+antes preguntar+antes pregunta+al+usuario consulta+al+usuario confirmación+del+usuario consentimiento pergunte+antes pergunte+ao+usuário confirmação+do+usuário chiedi+prima chiedi+conferma conferma+dell'utente consenso demande+avant demander+avant consentement frage+vorher frag+vorher frage+den+nutzer frage+den+benutzer zustimmung einwilligung vraag+eerst toestemming zapytaj+najpierw zgoda zgody onay+al",
+    ),
 ];
 
 /// Stems, for inflecting languages (and a few English families).
@@ -1004,6 +1014,11 @@ const STEMS: &[(Cues, &str)] = &[
     (OMIT, "빼고* 빼* 제외* 생략*"),
     (MENTION, "물으* 묻* 언급*"),
     (NEG, "않* 없이*"),
+    // Keeping the user in control: Russian and Korean stems.
+    (
+        PROTECT,
+        "спроси* уточни* подтверд* подтвержд* согласи* 물어보* 물어본* 확인받* 동의*",
+    ),
 ];
 
 /// Chinese and Japanese, matched as substrings.
@@ -1088,6 +1103,10 @@ const UNSPACED: &[(Cues, &str)] = &[
         "倒闭 倒閉 关闭服务 停止服务 诈骗 詐騙 破産 サービス終了",
     ),
     (USER, "用户的 用戶的"),
+    (
+        PROTECT,
+        "征得 同意后 确认后 询问用户 先询问 徵得 確認してください 確認を取 許可を得 同意を得 ユーザーに確認",
+    ),
 ];
 
 /// The compiled vocabulary.
@@ -1118,8 +1137,15 @@ impl Lexicon {
             let cues = other_language_disclosure(cues, row);
             for entry in row.split_whitespace() {
                 if let Some(stem) = entry.strip_suffix('*') {
-                    stems.push(stem.to_string());
-                    stem_cues.push(cues);
+                    // A stem listed in several rows carries all their cues
+                    // (the automaton reports one pattern per match).
+                    match stems.iter().position(|s| s == stem) {
+                        Some(k) => stem_cues[k] |= cues,
+                        None => {
+                            stems.push(stem.to_string());
+                            stem_cues.push(cues);
+                        }
+                    }
                 } else if entry.contains('+') {
                     phrases_owned.push((entry, cues));
                 } else {
@@ -1147,8 +1173,13 @@ impl Lexicon {
         for &(cues, row) in UNSPACED {
             let cues = other_language_disclosure(cues, row);
             for entry in row.split_whitespace() {
-                unspaced.push(entry);
-                unspaced_cues.push(cues);
+                match unspaced.iter().position(|u| *u == entry) {
+                    Some(k) => unspaced_cues[k] |= cues,
+                    None => {
+                        unspaced.push(entry);
+                        unspaced_cues.push(cues);
+                    }
+                }
             }
         }
         let unspaced_ac = AhoCorasick::builder()
