@@ -480,6 +480,17 @@ const ENGLISH: &[(Cues, &str)] = &[
         PROTECT,
         "ask+the+user ask+the+user+first asks+the+user ask+them+first ask+first ask+before asks+before check+with+the+user confirm+with+the+user confirms+with+the+user confirm+with+them user's+confirmation user's+consent user's+permission user's+approval explicit+consent explicit+confirmation explicit+permission explicit+approval explicitly+approves explicitly+confirms explicitly+asks let+the+user+decide let+the+user+choose consent opt-in opt+in",
     ),
+    // Personal data and who buys it: what a tool that declares taking data
+    // elsewhere names.
+    (
+        N_DATA,
+        "ssn ssns social+security+number social+security+numbers home+address phone+number phone+numbers date+of+birth birthdate biometric biometrics keystrokes keystroke screenshots screen+recordings recordings webcam browsing+history location+history gps transcripts credit+file credit+files medical+records health+data",
+    ),
+    (SELL, "resale rents+out"),
+    (
+        EXTERNAL,
+        "advertisers advertising+partners advertising+networks ad+networks ad+network data+brokers data+broker marketers marketing+partners",
+    ),
 ];
 
 /// Other languages with spaces between words: the cues that matter most.
@@ -882,6 +893,19 @@ const OTHERS: &[(Cues, &str)] = &[
         PROTECT,
         "pregunta+antes preguntar+antes pregunta+al+usuario consulta+al+usuario confirmación+del+usuario consentimiento pergunte+antes pergunte+ao+usuário confirmação+do+usuário chiedi+prima chiedi+conferma conferma+dell'utente consenso demande+avant demander+avant consentement frage+vorher frag+vorher frage+den+nutzer frage+den+benutzer zustimmung einwilligung vraag+eerst toestemming zapytaj+najpierw zgoda zgody onay+al",
     ),
+    // Selling personal data, and to whom, in the other spaced languages.
+    (
+        SELL,
+        "verkauft verkaufen verkaufte weiterverkauft vende venden vendidos vendidas revende vendem vendido vendono vendute vend vendent revend revendus revendues sprzedaje sprzedawane verkoopt verkocht menjual dijual satmak satar satılır satıyor تبيع يبيع بيع बेचता बेचते बेची",
+    ),
+    (
+        EXTERNAL,
+        "werbenetzwerke werbepartner werbekunden datenhändler drittanbieter anunciantes publicitarios publicitários annonceurs publicitaires inserzionisti pengiklan reklamverenler adverteerders reklamodawcy",
+    ),
+    (
+        N_DATA,
+        "standort gerätekennung adresse telefonnummer sozialversicherungsnummer tastatureingaben bildschirminhalte dirección ubicación teléfono endereço localização telefone localisation téléphone indirizzo posizione adres konum",
+    ),
 ];
 
 /// Stems, for inflecting languages (and a few English families).
@@ -1019,6 +1043,10 @@ const STEMS: &[(Cues, &str)] = &[
         PROTECT,
         "спроси* уточни* подтверд* подтвержд* согласи* 물어보* 물어본* 확인받* 동의*",
     ),
+    // Selling personal data, and to whom: Russian and Korean stems.
+    (SELL, "прода* 판매* 팔아*"),
+    (EXTERNAL, "рекламодател* рекламн* 광고*"),
+    (N_DATA, "местоположени* 주소* 위치* 전화번호*"),
 ];
 
 /// Chinese and Japanese, matched as substrings.
@@ -1106,6 +1134,15 @@ const UNSPACED: &[(Cues, &str)] = &[
     (
         PROTECT,
         "征得 同意后 确认后 询问用户 先询问 徵得 確認してください 確認を取 許可を得 同意を得 ユーザーに確認",
+    ),
+    (SELL, "卖给 出售 售卖 转卖 販売 売却"),
+    (
+        EXTERNAL,
+        "广告公司 广告商 广告主 广告合作伙伴 広告会社 広告主 広告ネットワーク データブローカー 数据经纪",
+    ),
+    (
+        N_DATA,
+        "位置信息 地址 电话号码 住所 電話番号 位置情報 录音 録音",
     ),
 ];
 

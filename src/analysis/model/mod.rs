@@ -305,8 +305,8 @@ impl Model {
         }
         let v = feature_value(features.len());
         let mut z = self.bias + v * pos + (v * neg).max(NEG_CAP);
-        for j in 0..DIM {
-            z += self.out[j] * (self.hidden_bias[j] + v * acc[j]).max(0.0);
+        for ((o, b), a) in self.out.iter().zip(&self.hidden_bias).zip(&acc) {
+            z += o * (b + v * a).max(0.0);
         }
         sigmoid(z)
     }
