@@ -1047,6 +1047,106 @@ const STEMS: &[(Cues, &str)] = &[
     (SELL, "прода* 판매* 팔아*"),
     (EXTERNAL, "рекламодател* рекламн* 광고*"),
     (N_DATA, "местоположени* 주소* 위치* 전화번호*"),
+    // Italian, Turkish, Polish, Indonesian, Vietnamese, Arabic and Hindi: the
+    // core of a request (address, obligation, the verbs of each kind, the
+    // objects that matter), so the rules and the model see their shape.
+    (
+        YOU,
+        "tuo tua tuoi tue sen senin sana siz sizin ty twój twoja twoje wam anda kamu bạn أنت لك आप तुम",
+    ),
+    (
+        AGENT,
+        "assistente* asistan* yapay+zeka asystent* asisten ai+agent trợ+lý مساعد المساعد सहायक",
+    ),
+    (
+        USER,
+        "utente utenti kullanıcı* użytkownik* pengguna người+dùng khách+hàng المستخدم उपयोगकर्ता",
+    ),
+    (
+        MODAL,
+        "devi deve devono obbligatorio zorunlu* gerekir* mutlaka musisz należy trzeba harus wajib phải cần+phải يجب ينبغي चाहिए ज़रूरी जरूरी",
+    ),
+    (
+        ALWAYS,
+        "sempre her+zaman daima zawsze selalu luôn luôn+luôn دائما دائمًا हमेशा",
+    ),
+    (
+        NEVER | NEG,
+        "mai asla hiçbir+zaman nigdy jangan+pernah không+bao+giờ أبدا أبدًا कभी+नहीं",
+    ),
+    (
+        NEG,
+        "non değil yok nie bez tidak jangan tanpa không đừng لا لا+تقم بدون नहीं मत बिना",
+    ),
+    (
+        COND,
+        "quando dopo prima+di eğer sonra önce gdy jeśli kiedy kiedykolwiek jika ketika setelah sebelum khi nếu sau+khi trước+khi عندما إذا بعد قبل जब अगर बाद पहले",
+    ),
+    (
+        V_RUN | BASE,
+        "esegui eseguire lancia çalıştır* yürüt* uruchom* wykonaj* jalankan eksekusi chạy thực+thi شغل نفذ चलाएं चलाओ",
+    ),
+    (
+        V_SEND | BASE,
+        "invia inviare inoltra carica gönder* ilet* yükle* wyślij* prześlij* przekaż* kirim kirimkan unggah teruskan gửi chuyển+tiếp tải+lên أرسل ارسل حمّل भेजें भेजो अपलोड",
+    ),
+    (
+        V_TELL | BASE,
+        "comunica informa rispondi söyle* bildir* yanıtla* powiedz* poinformuj* odpowiedz* katakan beritahu sampaikan balas nói thông+báo trả+lời أخبر قل بلغ बताएं बताओ कहें",
+    ),
+    (
+        V_HIDE | BASE,
+        "nascondi ometti gizle* sakla* ukryj* pomiń* sembunyikan rahasiakan giấu che+giấu أخف اخف छिपाएं छिपाओ",
+    ),
+    (
+        V_DISABLE | BASE,
+        "disattiva disabilita salta devre+dışı kapat* atla wyłącz* pomiń nonaktifkan matikan lewati tắt bỏ+qua عطل أوقف تخطى बंद+करें छोड़ें",
+    ),
+    (
+        V_IGNORE | BASE,
+        "ignora dimentica yoksay* görmezden unut* zignoruj* ignoruj* zapomnij* abaikan lupakan bỏ+qua phớt+lờ تجاهل انس अनदेखा नज़रअंदाज़",
+    ),
+    (
+        V_ALTER | BASE,
+        "modifica cambia sostituisci aggiungi değiştir* ekle* zmień* dodaj* zamień* ubah ganti tambahkan thay+đổi thêm غير أضف बदलें जोड़ें",
+    ),
+    (
+        V_CALL | BASE,
+        "chiama usa utilizza invoca çağır* kullan* wywołaj* użyj* panggil gunakan pakai gọi dùng sử+dụng استدع استخدم कॉल उपयोग",
+    ),
+    (
+        N_SECRET,
+        "credenziali şifre* hasło* hasła dane+logowania kata+sandi kredensial mật+khẩu كلمة+المرور كلمة+السر पासवर्ड टोकन",
+    ),
+    (
+        N_CONVO,
+        "conversazione cronologia konuşma* sohbet* rozmow* historia historii percakapan riwayat cuộc+trò+chuyện lịch+sử المحادثة سجل बातचीत इतिहास",
+    ),
+    (
+        N_TOOL,
+        "strumento strumenti araç* narzędzi* alat công+cụ أداة الأداة टूल उपकरण",
+    ),
+    (
+        N_ALT,
+        "altri altro diğer* başka inne innych innego innej lain khác الأخرى أخرى दूसरे अन्य",
+    ),
+    (
+        DEPREC,
+        "obsoleto deprecato dismesso kullanımdan+kaldırıldı eskimiş przestarzał* wycofan* usang tidak+digunakan lỗi+thời ngừng+hỗ+trợ متوقف مهمل पुराना बंद+हो",
+    ),
+    (
+        N_DATA,
+        "dati kişisel veri verileri verilerini dane+osobowe dane data+pribadi dữ+liệu بيانات डेटा जानकारी",
+    ),
+    (
+        EXTERNAL,
+        "esterno esterni harici* üçüncü+taraf zewnętrzn* pihak+ketiga eksternal bên+thứ+ba bên+ngoài خارجي طرف+ثالث बाहरी तृतीय+पक्ष",
+    ),
+    (TRUST, "fidati güven* zaufaj* percaya tin+tưởng ثق भरोसा"),
+    (
+        AUTO,
+        "automaticamente silenziosamente otomatik* sessizce automatycznie po+cichu secara+otomatis diam-diam tự+động âm+thầm تلقائيا بصمت स्वचालित चुपचाप",
+    ),
 ];
 
 /// Chinese and Japanese, matched as substrings.
