@@ -77,13 +77,15 @@ fn main() {
             "all" => true,
             _ => s.split == Split::Test,
         };
-        // `--exclude PREFIX`: leave some servers out of the figures (the
-        // generated `wf-` servers, when calibrating on a validation fold).
+        // `--exclude PREFIX[,PREFIX…]`: leave some servers out of the
+        // figures (the generated `wf-` servers, when calibrating on a
+        // validation fold; the unseen writer `wi-`, for figures comparable
+        // with earlier ones).
         let excluded = args
             .iter()
             .position(|a| a == "--exclude")
             .and_then(|i| args.get(i + 1))
-            .is_some_and(|p| s.id.starts_with(p.as_str()));
+            .is_some_and(|p| p.split(',').any(|p| !p.is_empty() && s.id.starts_with(p)));
         if !keep || excluded {
             continue;
         }

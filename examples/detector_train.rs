@@ -3,22 +3,32 @@
 //! and writes its weights.
 //!
 //! ```text
-//! cargo run --release --example detector_train -- [--out src/analysis/model/weights.bin] [--epochs 20] [--lr 0.2] [--l2 3e-3] [--balance 0.3] [--families MASK] [--holdout K] [--high P] [--support P] [--oof-thresholds]
+//! cargo run --release --example detector_train -- [--out src/analysis/model/weights.bin] [--epochs 6] [--lr 0.15] [--l2 1e-6] [--balance 0.3] [--batch 128] [--families MASK] [--holdout K] [--high P] [--support P] [--medium P] [--no-oof] [--dry] [--export FILE]
 //! ```
 //!
 //! Every sentence that the analysis reads (`analysis::model_texts`, the same
-//! texts, readings and features as at scan time) is a sample: sentences that
-//! carry a labelled payload are the poisoned class; every other sentence —
-//! real public tool descriptions, the hard-benign servers, and the honest
-//! cover text around payloads — is the honest class. Logistic regression
-//! with AdaGrad and a little L2, in a fixed order with a fixed seed, so the
-//! same corpus always gives the same weights.
+//! texts, readings and features as at scan time), and every window of a
+//! long sentence, is a sample. Units that carry a labelled payload are the
+//! poisoned class; every other unit — real public tool descriptions, the
+//! hard-benign servers, and the honest cover text around payloads — is the
+//! honest class.
 //!
-//! The thresholds are chosen on out-of-fold scores (five folds by server
-//! inside the training side), per capability (the score of a capability is
-//! its most suspicious sentence): `high` keeps false positives on honest
-//! capabilities at or below 0.2 %, `medium` at or below 2 %, and `support`
-//! (the bar a rule's high finding needs from the model) at 10 %.
+//! Training is multiple-instance: a payload often spans several sentences
+//! of which only one makes the request ("Our ledger is audited yearly. Post
+//! every order to …"). After the first epoch only the highest-scoring
+//! payload unit of each poisoned capability stays positive; its other
+//! payload units are left out (neither class), as the capability's score
+//! at scan time is its most suspicious sentence.
+//!
+//! The network (see `model`) is trained by mini-batch AdaGrad with a little
+//! L2, from a fixed seed in a fixed order, so the same corpus always gives
+//! the same weights.
+//!
+//! The thresholds: `high` and `support` are fixed (chosen for the whole
+//! analysis on validation folds, `--holdout K` then `detector_eval --split
+//! val:K`); `medium` is where out-of-fold scores (five folds by server
+//! inside the training side, per capability) leave 2 % of honest
+//! capabilities.
 
 #[path = "detector/corpus.rs"]
 mod corpus;
@@ -26,11 +36,12 @@ mod corpus;
 use std::collections::HashMap;
 
 use corpus::Split;
-use gatehouse::analysis::model::{self, BUCKETS, Model, Place};
+use gatehouse::analysis::directive;
+use gatehouse::analysis::model::{self, BUCKETS, DIM, Model, Place};
 use gatehouse::analysis::normalize::Prepared;
 use gatehouse::analysis::{self};
 
-/// One sentence.
+/// One scored unit: a sentence or a window of a long one.
 struct Sample {
     text: String,
     features: Vec<u32>,
@@ -56,6 +67,8 @@ struct Hyper {
     l2: f32,
     /// Positive class weight = (negatives / positives) ^ balance.
     balance: f32,
+    batch: usize,
+    epochs: usize,
 }
 
 /// Words of a text, for matching payloads to sentences.
@@ -85,7 +98,7 @@ fn carries(sentence: &str, payload_words: &[String], payload_plain: &str) -> boo
     (shared * 2 >= sw.len() && shared >= 2.min(sw.len())) || long_unspaced
 }
 
-/// A deterministic generator for the shuffle.
+/// A deterministic generator for the shuffle and the initial weights.
 struct Lcg(u64);
 
 impl Lcg {
@@ -96,48 +109,232 @@ impl Lcg {
             .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
+
+    /// Uniform in (0, 1).
+    fn unit(&mut self) -> f32 {
+        ((self.next() & 0xff_ffff) as f32 + 0.5) / 16_777_216.0
+    }
+
+    /// Standard normal (Box–Muller).
+    fn normal(&mut self) -> f32 {
+        let (u, v) = (self.unit(), self.unit());
+        (-2.0 * u.ln()).sqrt() * (std::f32::consts::TAU * v).cos()
+    }
 }
 
-/// Trains on `samples` where `keep(sample)`, returning weights and bias.
-fn train(
-    samples: &[Sample],
-    keep: impl Fn(&Sample) -> bool,
-    epochs: usize,
-    hp: Hyper,
-) -> (Vec<f32>, f32) {
+/// The network being trained, dense.
+struct Net {
+    bias: f32,
+    hidden_bias: [f32; DIM],
+    out: [f32; DIM],
+    linear: Vec<f32>,
+    emb: Vec<f32>,
+}
+
+impl Net {
+    fn new() -> Net {
+        let mut rng = Lcg(0x6e65_7477_6f72_6b21);
+        let emb = (0..BUCKETS * DIM).map(|_| 0.1 * rng.normal()).collect();
+        let mut out = [0.0; DIM];
+        for o in &mut out {
+            *o = 0.3 * rng.normal();
+        }
+        Net {
+            bias: 0.0,
+            hidden_bias: [0.1; DIM],
+            out,
+            linear: vec![0.0; BUCKETS],
+            emb,
+        }
+    }
+
+    /// The logit and the hidden units' pre-activations.
+    fn forward(&self, features: &[u32]) -> (f32, [f32; DIM]) {
+        let v = model::feature_value(features.len());
+        let mut pre = [0.0f32; DIM];
+        let mut lin = 0.0;
+        for &f in features {
+            let f = f as usize;
+            lin += self.linear[f];
+            for (p, e) in pre.iter_mut().zip(&self.emb[f * DIM..(f + 1) * DIM]) {
+                *p += e;
+            }
+        }
+        let mut z = self.bias + v * lin;
+        for ((p, b), o) in pre.iter_mut().zip(&self.hidden_bias).zip(&self.out) {
+            *p = b + v * *p;
+            z += o * p.max(0.0);
+        }
+        (z, pre)
+    }
+
+    /// The compact model with the rows of the buckets in `seen`.
+    fn compact(&self, seen: &[bool], thresholds: (f32, f32, f32)) -> Model {
+        Model::from_rows(
+            self.bias,
+            self.hidden_bias,
+            self.out,
+            (0..BUCKETS)
+                .filter(|&f| seen[f])
+                .map(|f| (f as u32, self.linear[f], &self.emb[f * DIM..(f + 1) * DIM])),
+            thresholds,
+            model::families(),
+        )
+    }
+}
+
+/// AdaGrad state and the batch's gradients, sparse over the touched rows.
+struct Grads {
+    linear: Vec<f32>,
+    emb: Vec<f32>,
+    touched: Vec<u32>,
+    is_touched: Vec<bool>,
+    bias: f32,
+    hidden_bias: [f32; DIM],
+    out: [f32; DIM],
+    // Accumulated squares.
+    g2_linear: Vec<f32>,
+    g2_emb: Vec<f32>,
+    g2_bias: f32,
+    g2_hidden_bias: [f32; DIM],
+    g2_out: [f32; DIM],
+}
+
+impl Grads {
+    fn new() -> Grads {
+        Grads {
+            linear: vec![0.0; BUCKETS],
+            emb: vec![0.0; BUCKETS * DIM],
+            touched: Vec::new(),
+            is_touched: vec![false; BUCKETS],
+            bias: 0.0,
+            hidden_bias: [0.0; DIM],
+            out: [0.0; DIM],
+            g2_linear: vec![1e-6; BUCKETS],
+            g2_emb: vec![1e-6; BUCKETS * DIM],
+            g2_bias: 1e-6,
+            g2_hidden_bias: [1e-6; DIM],
+            g2_out: [1e-6; DIM],
+        }
+    }
+
+    /// Adds one sample's gradient (`err` = weighted p − y).
+    // One index walks five parallel arrays of the hidden layer.
+    #[allow(clippy::needless_range_loop)]
+    fn add(&mut self, net: &Net, features: &[u32], pre: &[f32; DIM], err: f32) {
+        let v = model::feature_value(features.len());
+        self.bias += err;
+        let mut dpre = [0.0f32; DIM];
+        for j in 0..DIM {
+            let h = pre[j].max(0.0);
+            self.out[j] += err * h;
+            if pre[j] > 0.0 {
+                dpre[j] = err * net.out[j];
+                self.hidden_bias[j] += dpre[j];
+            }
+        }
+        for &f in features {
+            let fi = f as usize;
+            if !self.is_touched[fi] {
+                self.is_touched[fi] = true;
+                self.touched.push(f);
+            }
+            self.linear[fi] += err * v;
+            for (g, d) in self.emb[fi * DIM..(fi + 1) * DIM].iter_mut().zip(&dpre) {
+                *g += d * v;
+            }
+        }
+    }
+
+    /// Applies the batch's gradients and clears them.
+    // One index walks the hidden layer's parallel arrays.
+    #[allow(clippy::needless_range_loop)]
+    fn apply(&mut self, net: &mut Net, hp: Hyper) {
+        let step = |w: &mut f32, g: f32, g2: &mut f32| {
+            let g = g + hp.l2 * *w;
+            *g2 += g * g;
+            *w -= hp.lr * g / g2.sqrt();
+        };
+        step(&mut net.bias, self.bias, &mut self.g2_bias);
+        self.bias = 0.0;
+        for j in 0..DIM {
+            step(&mut net.out[j], self.out[j], &mut self.g2_out[j]);
+            step(
+                &mut net.hidden_bias[j],
+                self.hidden_bias[j],
+                &mut self.g2_hidden_bias[j],
+            );
+            self.out[j] = 0.0;
+            self.hidden_bias[j] = 0.0;
+        }
+        for &f in &self.touched {
+            let f = f as usize;
+            step(&mut net.linear[f], self.linear[f], &mut self.g2_linear[f]);
+            self.linear[f] = 0.0;
+            for k in f * DIM..(f + 1) * DIM {
+                step(&mut net.emb[k], self.emb[k], &mut self.g2_emb[k]);
+                self.emb[k] = 0.0;
+            }
+            self.is_touched[f] = false;
+        }
+        self.touched.clear();
+    }
+}
+
+/// Trains on `samples` where `keep(sample)`; returns the network and the
+/// buckets its training samples use.
+fn train(samples: &[Sample], keep: impl Fn(&Sample) -> bool, hp: Hyper) -> (Net, Vec<bool>) {
     let idx: Vec<usize> = (0..samples.len()).filter(|&i| keep(&samples[i])).collect();
+    let mut seen = vec![false; BUCKETS];
+    for &i in &idx {
+        for &f in &samples[i].features {
+            seen[f as usize] = true;
+        }
+    }
     let pos = idx.iter().filter(|&&i| samples[i].label).count().max(1);
     let neg = (idx.len() - pos).max(1);
     let pos_weight = ((neg as f32) / (pos as f32)).powf(hp.balance);
-    let mut w = vec![0.0f32; BUCKETS];
-    let mut g2 = vec![1e-6f32; BUCKETS];
-    let (mut bias, mut bias_g2) = (0.0f32, 1e-6f32);
-    let (lr, l2) = (hp.lr, hp.l2);
+    let mut net = Net::new();
+    let mut grads = Grads::new();
     let mut order = idx.clone();
     let mut rng = Lcg(0x6761_7465_686f_7573);
-    for _ in 0..epochs {
+    // Multiple-instance: which positive units are active this epoch.
+    let mut active = vec![true; samples.len()];
+    for epoch in 0..hp.epochs {
+        if epoch > 0 {
+            let mut best: HashMap<usize, (f32, usize)> = HashMap::new();
+            for &i in idx.iter().filter(|&&i| samples[i].label) {
+                let z = net.forward(&samples[i].features).0;
+                let e = best.entry(samples[i].cap).or_insert((f32::MIN, i));
+                if z > e.0 {
+                    *e = (z, i);
+                }
+                active[i] = false;
+            }
+            for (_, i) in best.values() {
+                active[*i] = true;
+            }
+        }
         for i in (1..order.len()).rev() {
             let j = (rng.next() as usize) % (i + 1);
             order.swap(i, j);
         }
-        for &i in &order {
+        for (n, &i) in order.iter().enumerate() {
             let s = &samples[i];
-            let v = model::feature_value(s.features.len());
-            let z: f32 = bias + v * s.features.iter().map(|&f| w[f as usize]).sum::<f32>();
-            let p = model::sigmoid(z);
-            let y = if s.label { 1.0 } else { 0.0 };
-            let err = (p - y) * if s.label { pos_weight } else { 1.0 };
-            for &f in &s.features {
-                let f = f as usize;
-                let g = err * v + l2 * w[f];
-                g2[f] += g * g;
-                w[f] -= lr * g / g2[f].sqrt();
+            if !active[i] {
+                continue;
             }
-            bias_g2 += err * err;
-            bias -= lr * err / bias_g2.sqrt();
+            let (z, pre) = net.forward(&s.features);
+            let p = model::sigmoid(z);
+            let err = if s.label { (p - 1.0) * pos_weight } else { p };
+            grads.add(&net, &s.features, &pre, err);
+            if (n + 1) % hp.batch == 0 {
+                grads.apply(&mut net, hp);
+            }
         }
+        grads.apply(&mut net, hp);
     }
-    (w, bias)
+    (net, seen)
 }
 
 /// The smallest threshold whose false-positive rate on honest capabilities
@@ -159,6 +356,7 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .cloned()
     };
+    let flag = |name: &str| args.iter().any(|a| a == name);
     let out = arg("--out").unwrap_or_else(|| {
         concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -166,18 +364,20 @@ fn main() {
         )
         .to_string()
     });
-    let epochs: usize = arg("--epochs").and_then(|e| e.parse().ok()).unwrap_or(20);
+    let num = |name: &str, default: f32| arg(name).and_then(|e| e.parse().ok()).unwrap_or(default);
     let hp = Hyper {
-        lr: arg("--lr").and_then(|e| e.parse().ok()).unwrap_or(0.2),
-        l2: arg("--l2").and_then(|e| e.parse().ok()).unwrap_or(3e-3),
-        balance: arg("--balance").and_then(|e| e.parse().ok()).unwrap_or(0.3),
+        lr: num("--lr", 0.15),
+        l2: num("--l2", 1e-6),
+        balance: num("--balance", 0.3),
+        batch: num("--batch", 128.0) as usize,
+        epochs: num("--epochs", 6.0) as usize,
     };
-    let dry = args.iter().any(|a| a == "--dry");
-    // Words, shapes and cues; character n-grams (family 2) scored lower on
-    // validation once the lexicon covered the weak languages, and cost time.
-    let mask = arg("--families")
-        .and_then(|m| m.parse().ok())
-        .unwrap_or(model::FAMILY_WORDS | model::FAMILY_SHAPE | model::FAMILY_CUES);
+    // Words, shapes, cues and the rules' requests; character n-grams
+    // (family 2) scored lower on validation once the lexicon covered the
+    // weak languages, and cost time.
+    let mask = arg("--families").and_then(|m| m.parse().ok()).unwrap_or(
+        model::FAMILY_WORDS | model::FAMILY_SHAPE | model::FAMILY_CUES | model::FAMILY_ASKS,
+    );
     model::set_families(mask);
     let export = arg("--export");
     // `--holdout K`: leave training fold K out entirely, to calibrate the
@@ -204,7 +404,7 @@ fn main() {
                 let spoken = if l.payload.contains(' ') {
                     plain.clone()
                 } else {
-                    gatehouse::analysis::directive::name_words(&l.payload).join(" ")
+                    directive::name_words(&l.payload).join(" ")
                 };
                 (l.target.clone(), words(&spoken), spoken)
             })
@@ -218,36 +418,53 @@ fn main() {
                 });
                 caps.len() - 1
             });
-            for (i, sent) in t.reading.sentences.iter().enumerate() {
-                let text = &t.plain[sent.range.clone()];
-                let mut label = false;
-                for (k, (target, pw, pp)) in payloads.iter().enumerate() {
-                    if *target == t.target && carries(text, pw, pp) {
-                        label = true;
-                        matched.insert(k);
+            let asks = directive::asks(&t.reading, &t.contract);
+            let place = Place {
+                role: t.role,
+                contract: &t.contract,
+                first: true,
+                hidden: t.hidden,
+                asks: &asks,
+            };
+            for i in 0..t.reading.sentences.len() {
+                for range in model::windows(&t.reading, i) {
+                    let tokens = &t.reading.seg.tokens[range.clone()];
+                    let (Some(first), Some(last)) = (tokens.first(), tokens.last()) else {
+                        continue;
+                    };
+                    let text = &t.plain[first.range.start..last.range.end];
+                    let mut label = false;
+                    for (k, (target, pw, pp)) in payloads.iter().enumerate() {
+                        if *target == t.target && carries(text, pw, pp) {
+                            label = true;
+                            matched.insert(k);
+                        }
                     }
+                    let mut features = Vec::new();
+                    let place = Place {
+                        first: i == 0,
+                        ..place
+                    };
+                    model::features_of_tokens(&t.plain, &t.reading, i, range, place, &mut features);
+                    if export.is_some() {
+                        export_lines.push(
+                            serde_json::json!({
+                                "text": text, "label": label, "cap": cap, "server": s.id,
+                                "test": s.split == Split::Test,
+                                "attack_cap": s.labels.iter().any(|l| l.target == t.target),
+                                "role": format!("{:?}", t.role), "features": features,
+                            })
+                            .to_string(),
+                        );
+                    }
+                    samples.push(Sample {
+                        text: text.chars().take(160).collect(),
+                        features,
+                        label,
+                        cap,
+                        fold,
+                    });
                 }
-                let mut features = Vec::new();
-                let place = Place {
-                    role: t.role,
-                    contract: &t.contract,
-                    first: i == 0,
-                    hidden: t.hidden,
-                };
-                model::features(&t.plain, &t.reading, i, place, &mut features);
-                if export.is_some() {
-                    export_lines.push(serde_json::json!({
-                        "text": text, "label": label, "cap": cap, "server": s.id,
-                        "test": s.split == Split::Test, "attack_cap": s.labels.iter().any(|l| l.target == t.target),
-                    }).to_string());
-                }
-                samples.push(Sample {
-                    text: text.chars().take(160).collect(),
-                    features,
-                    label,
-                    cap,
-                    fold,
-                });
             }
         }
         unmatched += payloads.len() - matched.len();
@@ -267,12 +484,12 @@ fn main() {
     }
     if let Some(path) = &export {
         std::fs::write(path, export_lines.join("\n")).expect("write export");
-        println!("exported {} sentences to {path}", export_lines.len());
+        println!("exported {} units to {path}", export_lines.len());
         return;
     }
     let positives = samples.iter().filter(|s| s.label).count();
     println!(
-        "training side: {} servers, {} capabilities ({} poisoned), {} sentences ({} poisoned); {} payloads matched no sentence",
+        "training side: {} servers, {} capabilities ({} poisoned), {} units ({} poisoned); {} payloads matched no unit; {hp:?}",
         servers.len(),
         caps.len(),
         caps.iter().filter(|c| c.attack).count(),
@@ -282,114 +499,79 @@ fn main() {
     );
 
     // Out-of-fold capability scores.
-    let mut oof = vec![0.0f32; caps.len()];
-    let mut oof_best: Vec<Option<usize>> = vec![None; caps.len()];
-    for fold in 0..FOLDS {
-        let (w, bias) = train(&samples, |s| s.fold != fold, epochs, hp);
-        let m = Model {
-            bias,
-            medium: 1.0,
-            high: 1.0,
-            support: 1.0,
-            families: model::families(),
-            weights: w,
+    let mut medium_oof = None;
+    if !flag("--no-oof") {
+        let mut oof = vec![0.0f32; caps.len()];
+        let mut oof_best: Vec<Option<usize>> = vec![None; caps.len()];
+        for fold in 0..FOLDS {
+            let (net, seen) = train(&samples, |s| s.fold != fold, hp);
+            let m = net.compact(&seen, (1.0, 1.0, 1.0));
+            for (i, s) in samples.iter().enumerate().filter(|(_, s)| s.fold == fold) {
+                let p = m.probability(&s.features);
+                if p > oof[s.cap] {
+                    oof[s.cap] = p;
+                    oof_best[s.cap] = Some(i);
+                }
+            }
+        }
+        let scores: Vec<(f32, bool)> = caps.iter().zip(&oof).map(|(c, &p)| (p, c.attack)).collect();
+        let recall = |t: f32| {
+            let a: Vec<_> = scores.iter().filter(|s| s.1).collect();
+            a.iter().filter(|s| s.0 >= t).count() as f64 / a.len().max(1) as f64
         };
-        for (i, s) in samples.iter().enumerate().filter(|(_, s)| s.fold == fold) {
-            let p = m.probability(&s.features);
-            if p > oof[s.cap] {
-                oof[s.cap] = p;
-                oof_best[s.cap] = Some(i);
+        let fp = |t: f32| {
+            let h: Vec<_> = scores.iter().filter(|s| !s.1).collect();
+            h.iter().filter(|s| s.0 >= t).count() as f64 / h.len().max(1) as f64
+        };
+        let medium = threshold(&scores, 0.02);
+        for t in [0.9f32, 0.8, medium] {
+            println!(
+                "out-of-fold at {t:.4}: recall {:.3}, false positives {:.3} %",
+                recall(t),
+                100.0 * fp(t)
+            );
+        }
+        for rate in [0.002, 0.005, 0.01] {
+            println!(
+                "out-of-fold at {:.1} % false positives: recall {:.3}",
+                rate * 100.0,
+                recall(threshold(&scores, rate))
+            );
+        }
+        medium_oof = Some(medium);
+        if std::env::var_os("TRAIN_DEBUG").is_some() {
+            let mut order: Vec<usize> = (0..caps.len()).collect();
+            order.sort_by(|a, b| oof[*b].total_cmp(&oof[*a]));
+            for &c in order.iter().filter(|&&c| !caps[c].attack).take(25) {
+                let text = oof_best[c].map_or("", |i| samples[i].text.as_str());
+                println!("honest {:.3} {} «{}»", oof[c], caps[c].name, text);
+            }
+            for &c in order.iter().rev().filter(|&&c| caps[c].attack).take(15) {
+                let text = oof_best[c].map_or("", |i| samples[i].text.as_str());
+                println!("missed {:.3} {} «{}»", oof[c], caps[c].name, text);
             }
         }
     }
-    let scores: Vec<(f32, bool)> = caps.iter().zip(&oof).map(|(c, &p)| (p, c.attack)).collect();
-    let high = threshold(&scores, 0.002);
-    let medium = threshold(&scores, 0.02).min(high);
-    // The bar a rule's finding needs from the model to stay high: the score
-    // that one honest capability in ten reaches.
-    let support = threshold(&scores, 0.10).min(medium);
-    let recall = |t: f32| {
-        let a: Vec<_> = scores.iter().filter(|s| s.1).collect();
-        a.iter().filter(|s| s.0 >= t).count() as f64 / a.len().max(1) as f64
-    };
-    let fp = |t: f32| {
-        let h: Vec<_> = scores.iter().filter(|s| !s.1).collect();
-        h.iter().filter(|s| s.0 >= t).count() as f64 / h.len().max(1) as f64
-    };
-    println!(
-        "out-of-fold: high ≥ {high:.4}: recall {:.3}, false positives {:.3} %; medium ≥ {medium:.4}: recall {:.3}, false positives {:.3} %",
-        recall(high),
-        100.0 * fp(high),
-        recall(medium),
-        100.0 * fp(medium)
-    );
-
-    println!(
-        "at 0.5 % false positives: recall {:.3}",
-        recall(threshold(&scores, 0.005))
-    );
-    if std::env::var_os("TRAIN_DEBUG").is_some() {
-        let mut order: Vec<usize> = (0..caps.len()).collect();
-        order.sort_by(|a, b| oof[*b].partial_cmp(&oof[*a]).unwrap());
-        for &c in order.iter().filter(|&&c| !caps[c].attack).take(25) {
-            let text = oof_best[c].map_or("", |i| samples[i].text.as_str());
-            println!("honest {:.3} {} «{}»", oof[c], caps[c].name, text);
-        }
-        for &c in order.iter().rev().filter(|&&c| caps[c].attack).take(15) {
-            let text = oof_best[c].map_or("", |i| samples[i].text.as_str());
-            println!("missed {:.3} {} «{}»", oof[c], caps[c].name, text);
-        }
-        // In-sample separation and the honest capabilities that score highest out of fold.
-        let (w, bias) = train(&samples, |_| true, epochs, hp);
-        let m = Model {
-            bias,
-            medium: 1.0,
-            high: 1.0,
-            support: 1.0,
-            families: model::families(),
-            weights: w,
-        };
-        let mut ins = vec![0.0f32; caps.len()];
-        for s in &samples {
-            ins[s.cap] = ins[s.cap].max(m.probability(&s.features));
-        }
-        let sc: Vec<(f32, bool)> = caps.iter().zip(&ins).map(|(c, &p)| (p, c.attack)).collect();
-        let t = threshold(&sc, 0.005);
-        let r = sc.iter().filter(|s| s.1 && s.0 >= t).count() as f64
-            / sc.iter().filter(|s| s.1).count() as f64;
-        println!("in-sample at 0.5 % false positives: recall {r:.3}");
-        let feats: Vec<usize> = samples.iter().map(|s| s.features.len()).collect();
-        println!(
-            "features per sentence: mean {:.1}, max {}",
-            feats.iter().sum::<usize>() as f64 / feats.len() as f64,
-            feats.iter().max().unwrap()
-        );
-    }
-    if dry {
+    if flag("--dry") {
         return;
     }
     // `--high P --support P`: thresholds chosen for the whole analysis on
-    // validation folds (`--holdout K`, then `detector_eval --split val:K`),
-    // instead of the model's own out-of-fold rates.
+    // validation folds (`--holdout K`, then `detector_eval --split val:K`).
+    // The defaults were chosen that way (validation folds 0–2 without the
+    // generated `wf-` servers).
     let fixed = |name: &str| arg(name).and_then(|v| v.parse::<f32>().ok());
-    // The defaults were chosen that way (validation folds 0 and 1 without
-    // the generated `wf-` servers: at most about 0.5–0.9 % false positives
-    // for the whole analysis); `--oof-thresholds` keeps the model's own.
-    let own = args.iter().any(|a| a == "--oof-thresholds");
-    let high = fixed("--high").unwrap_or(if own { high } else { 0.75 });
-    let support = fixed("--support").unwrap_or(if own { support } else { 0.8 });
-    let medium = fixed("--medium").unwrap_or(medium).min(high);
+    let high = fixed("--high").unwrap_or(0.9);
+    let support = fixed("--support").unwrap_or(0.8);
+    let medium = fixed("--medium").or(medium_oof).unwrap_or(0.5).min(high);
     println!("thresholds: high {high:.4}, medium {medium:.4}, support {support:.4}");
-    let (w, bias) = train(&samples, |_| true, epochs, hp);
-    let model = Model {
-        bias,
-        medium,
-        high,
-        support,
-        families: model::families(),
-        weights: w,
-    };
-    std::fs::write(&out, model.to_bytes()).expect("write weights");
-    let nonzero = model.weights.iter().filter(|w| **w != 0.0).count();
-    println!("wrote {out}: {nonzero} non-zero weights of {BUCKETS}, bias {bias:.3}");
+    let (net, seen) = train(&samples, |_| true, hp);
+    let model = net.compact(&seen, (medium, high, support));
+    let bytes = model.to_bytes();
+    std::fs::write(&out, &bytes).expect("write weights");
+    println!(
+        "wrote {out}: {} rows of {BUCKETS} buckets, {} bytes, bias {:.3}",
+        model.rows(),
+        bytes.len(),
+        model.bias
+    );
 }

@@ -23,6 +23,7 @@ fn main() {
         println!("  directed {:?}", lexicon::names(s.directed));
         println!("  negated  {:?}", lexicon::names(s.negated));
         println!("  marks    {:?}", s.marks);
+        println!("  protective {}", s.protective());
     }
     for a in directive::asks(&reading, &Contract::of_name(&name)) {
         println!("ASK {:?} {:?} {}", a.kind, a.severity, a.why);

@@ -105,6 +105,7 @@ cues! {
     ONLY = 69, "Only, nothing else, no other.";
     CONVO_NOUN = 70, "Nouns that are the conversation when qualified: messages, chat, history, prompts.";
     CONVO_QUAL = 71, "Qualifiers that make a noun the conversation: previous, last, entire, user's.";
+    PROTECT = 72, "Keeping the user in control: ask the user first, the user's consent, explicit confirmation.";
 }
 
 /// English. Forms are listed explicitly where a stem would overreach.
@@ -359,7 +360,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         DETECT,
-        "detect detects detected detecting detection flag flags flagged classify classifies classifier scan+for scans+for identify identifies recognize recognizes catch catches",
+        "detect detects detected detecting detection flag flags flagged classify classifies classifier scan+for scans+for identify identifies recognize recognizes catch catches prompt-injection injection injections jailbreak jailbreaks",
     ),
     (
         DANGER,
@@ -475,6 +476,21 @@ const ENGLISH: &[(Cues, &str)] = &[
         "auto-approve auto-approval autoapprove auto-confirm yolo dangerously-skip-permissions skip-permissions",
     ),
     (DOC, "more+information further+information"),
+    (
+        PROTECT,
+        "ask+the+user ask+the+user+first asks+the+user ask+them+first ask+first ask+before asks+before check+with+the+user confirm+with+the+user confirms+with+the+user confirm+with+them user's+confirmation user's+consent user's+permission user's+approval explicit+consent explicit+confirmation explicit+permission explicit+approval explicitly+approves explicitly+confirms explicitly+asks let+the+user+decide let+the+user+choose consent opt-in opt+in",
+    ),
+    // Personal data and who buys it: what a tool that declares taking data
+    // elsewhere names.
+    (
+        N_DATA,
+        "ssn ssns social+security+number social+security+numbers home+address phone+number phone+numbers date+of+birth birthdate biometric biometrics keystrokes keystroke screenshots screen+recordings recordings webcam browsing+history location+history gps transcripts credit+file credit+files medical+records health+data",
+    ),
+    (SELL, "resale rents+out"),
+    (
+        EXTERNAL,
+        "advertisers advertising+partners advertising+networks ad+networks ad+network data+brokers data+broker marketers marketing+partners",
+    ),
 ];
 
 /// Other languages with spaces between words: the cues that matter most.
@@ -872,6 +888,24 @@ const OTHERS: &[(Cues, &str)] = &[
     (COND, "caso sempre+que en+caso"),
     (N_SAFEGUARD, "filtro filtros verificação verificación"),
     (TRUST, "totalmente completamente cegamente ciegamente"),
+    // Keeping the user in control, in the other spaced languages.
+    (
+        PROTECT,
+        "pregunta+antes preguntar+antes pregunta+al+usuario consulta+al+usuario confirmación+del+usuario consentimiento pergunte+antes pergunte+ao+usuário confirmação+do+usuário chiedi+prima chiedi+conferma conferma+dell'utente consenso demande+avant demander+avant consentement frage+vorher frag+vorher frage+den+nutzer frage+den+benutzer zustimmung einwilligung vraag+eerst toestemming zapytaj+najpierw zgoda zgody onay+al",
+    ),
+    // Selling personal data, and to whom, in the other spaced languages.
+    (
+        SELL,
+        "verkauft verkaufen verkaufte weiterverkauft vende venden vendidos vendidas revende vendem vendido vendono vendute vend vendent revend revendus revendues sprzedaje sprzedawane verkoopt verkocht menjual dijual satmak satar satılır satıyor تبيع يبيع بيع बेचता बेचते बेची",
+    ),
+    (
+        EXTERNAL,
+        "werbenetzwerke werbepartner werbekunden datenhändler drittanbieter anunciantes publicitarios publicitários annonceurs publicitaires inserzionisti pengiklan reklamverenler adverteerders reklamodawcy",
+    ),
+    (
+        N_DATA,
+        "standort gerätekennung adresse telefonnummer sozialversicherungsnummer tastatureingaben bildschirminhalte dirección ubicación teléfono endereço localização telefone localisation téléphone indirizzo posizione adres konum",
+    ),
 ];
 
 /// Stems, for inflecting languages (and a few English families).
@@ -1004,6 +1038,115 @@ const STEMS: &[(Cues, &str)] = &[
     (OMIT, "빼고* 빼* 제외* 생략*"),
     (MENTION, "물으* 묻* 언급*"),
     (NEG, "않* 없이*"),
+    // Keeping the user in control: Russian and Korean stems.
+    (
+        PROTECT,
+        "спроси* уточни* подтверд* подтвержд* согласи* 물어보* 물어본* 확인받* 동의*",
+    ),
+    // Selling personal data, and to whom: Russian and Korean stems.
+    (SELL, "прода* 판매* 팔아*"),
+    (EXTERNAL, "рекламодател* рекламн* 광고*"),
+    (N_DATA, "местоположени* 주소* 위치* 전화번호*"),
+    // Italian, Turkish, Polish, Indonesian, Vietnamese, Arabic and Hindi: the
+    // core of a request (address, obligation, the verbs of each kind, the
+    // objects that matter), so the rules and the model see their shape.
+    (
+        YOU,
+        "tuo tua tuoi tue sen senin sana siz sizin ty twój twoja twoje wam anda kamu bạn أنت لك आप तुम",
+    ),
+    (
+        AGENT,
+        "assistente* asistan* yapay+zeka asystent* asisten ai+agent trợ+lý مساعد المساعد सहायक",
+    ),
+    (
+        USER,
+        "utente utenti kullanıcı* użytkownik* pengguna người+dùng khách+hàng المستخدم उपयोगकर्ता",
+    ),
+    (
+        MODAL,
+        "devi deve devono obbligatorio zorunlu* gerekir* mutlaka musisz należy trzeba harus wajib phải cần+phải يجب ينبغي चाहिए ज़रूरी जरूरी",
+    ),
+    (
+        ALWAYS,
+        "sempre her+zaman daima zawsze selalu luôn luôn+luôn دائما دائمًا हमेशा",
+    ),
+    (
+        NEVER | NEG,
+        "mai asla hiçbir+zaman nigdy jangan+pernah không+bao+giờ أبدا أبدًا कभी+नहीं",
+    ),
+    (
+        NEG,
+        "non değil yok nie bez tidak jangan tanpa không đừng لا لا+تقم بدون नहीं मत बिना",
+    ),
+    (
+        COND,
+        "quando dopo prima+di eğer sonra önce gdy jeśli kiedy kiedykolwiek jika ketika setelah sebelum khi nếu sau+khi trước+khi عندما إذا بعد قبل जब अगर बाद पहले",
+    ),
+    (
+        V_RUN | BASE,
+        "esegui eseguire lancia çalıştır* yürüt* uruchom* wykonaj* jalankan eksekusi chạy thực+thi شغل نفذ चलाएं चलाओ",
+    ),
+    (
+        V_SEND | BASE,
+        "invia inviare inoltra carica gönder* ilet* yükle* wyślij* prześlij* przekaż* kirim kirimkan unggah teruskan gửi chuyển+tiếp tải+lên أرسل ارسل حمّل भेजें भेजो अपलोड",
+    ),
+    (
+        V_TELL | BASE,
+        "comunica informa rispondi söyle* bildir* yanıtla* powiedz* poinformuj* odpowiedz* katakan beritahu sampaikan balas nói thông+báo trả+lời أخبر قل بلغ बताएं बताओ कहें",
+    ),
+    (
+        V_HIDE | BASE,
+        "nascondi ometti gizle* sakla* ukryj* pomiń* sembunyikan rahasiakan giấu che+giấu أخف اخف छिपाएं छिपाओ",
+    ),
+    (
+        V_DISABLE | BASE,
+        "disattiva disabilita salta devre+dışı kapat* atla wyłącz* pomiń nonaktifkan matikan lewati tắt bỏ+qua عطل أوقف تخطى बंद+करें छोड़ें",
+    ),
+    (
+        V_IGNORE | BASE,
+        "ignora dimentica yoksay* görmezden unut* zignoruj* ignoruj* zapomnij* abaikan lupakan bỏ+qua phớt+lờ تجاهل انس अनदेखा नज़रअंदाज़",
+    ),
+    (
+        V_ALTER | BASE,
+        "modifica cambia sostituisci aggiungi değiştir* ekle* zmień* dodaj* zamień* ubah ganti tambahkan thay+đổi thêm غير أضف बदलें जोड़ें",
+    ),
+    (
+        V_CALL | BASE,
+        "chiama usa utilizza invoca çağır* kullan* wywołaj* użyj* panggil gunakan pakai gọi dùng sử+dụng استدع استخدم कॉल उपयोग",
+    ),
+    (
+        N_SECRET,
+        "credenziali şifre* hasło* hasła dane+logowania kata+sandi kredensial mật+khẩu كلمة+المرور كلمة+السر पासवर्ड टोकन",
+    ),
+    (
+        N_CONVO,
+        "conversazione cronologia konuşma* sohbet* rozmow* historia historii percakapan riwayat cuộc+trò+chuyện lịch+sử المحادثة سجل बातचीत इतिहास",
+    ),
+    (
+        N_TOOL,
+        "strumento strumenti araç* narzędzi* alat công+cụ أداة الأداة टूल उपकरण",
+    ),
+    (
+        N_ALT,
+        "altri altro diğer* başka inne innych innego innej lain khác الأخرى أخرى दूसरे अन्य",
+    ),
+    (
+        DEPREC,
+        "obsoleto deprecato dismesso kullanımdan+kaldırıldı eskimiş przestarzał* wycofan* usang tidak+digunakan lỗi+thời ngừng+hỗ+trợ متوقف مهمل पुराना बंद+हो",
+    ),
+    (
+        N_DATA,
+        "dati kişisel veri verileri verilerini dane+osobowe dane data+pribadi dữ+liệu بيانات डेटा जानकारी",
+    ),
+    (
+        EXTERNAL,
+        "esterno esterni harici* üçüncü+taraf zewnętrzn* pihak+ketiga eksternal bên+thứ+ba bên+ngoài خارجي طرف+ثالث बाहरी तृतीय+पक्ष",
+    ),
+    (TRUST, "fidati güven* zaufaj* percaya tin+tưởng ثق भरोसा"),
+    (
+        AUTO,
+        "automaticamente silenziosamente otomatik* sessizce automatycznie po+cichu secara+otomatis diam-diam tự+động âm+thầm تلقائيا بصمت स्वचालित चुपचाप",
+    ),
 ];
 
 /// Chinese and Japanese, matched as substrings.
@@ -1088,6 +1231,19 @@ const UNSPACED: &[(Cues, &str)] = &[
         "倒闭 倒閉 关闭服务 停止服务 诈骗 詐騙 破産 サービス終了",
     ),
     (USER, "用户的 用戶的"),
+    (
+        PROTECT,
+        "征得 同意后 确认后 询问用户 先询问 徵得 確認してください 確認を取 許可を得 同意を得 ユーザーに確認",
+    ),
+    (SELL, "卖给 出售 售卖 转卖 販売 売却"),
+    (
+        EXTERNAL,
+        "广告公司 广告商 广告主 广告合作伙伴 広告会社 広告主 広告ネットワーク データブローカー 数据经纪",
+    ),
+    (
+        N_DATA,
+        "位置信息 地址 电话号码 住所 電話番号 位置情報 录音 録音",
+    ),
 ];
 
 /// The compiled vocabulary.
@@ -1118,8 +1274,15 @@ impl Lexicon {
             let cues = other_language_disclosure(cues, row);
             for entry in row.split_whitespace() {
                 if let Some(stem) = entry.strip_suffix('*') {
-                    stems.push(stem.to_string());
-                    stem_cues.push(cues);
+                    // A stem listed in several rows carries all their cues
+                    // (the automaton reports one pattern per match).
+                    match stems.iter().position(|s| s == stem) {
+                        Some(k) => stem_cues[k] |= cues,
+                        None => {
+                            stems.push(stem.to_string());
+                            stem_cues.push(cues);
+                        }
+                    }
                 } else if entry.contains('+') {
                     phrases_owned.push((entry, cues));
                 } else {
@@ -1147,8 +1310,13 @@ impl Lexicon {
         for &(cues, row) in UNSPACED {
             let cues = other_language_disclosure(cues, row);
             for entry in row.split_whitespace() {
-                unspaced.push(entry);
-                unspaced_cues.push(cues);
+                match unspaced.iter().position(|u| *u == entry) {
+                    Some(k) => unspaced_cues[k] |= cues,
+                    None => {
+                        unspaced.push(entry);
+                        unspaced_cues.push(cues);
+                    }
+                }
             }
         }
         let unspaced_ac = AhoCorasick::builder()

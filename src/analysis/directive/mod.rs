@@ -452,6 +452,52 @@ pub struct SentenceCues {
     pub neg_imperative: bool,
 }
 
+impl SentenceCues {
+    /// Whether the sentence keeps the user in control ("ask the user
+    /// first", "only with the user's explicit consent") and asks for nothing
+    /// risky besides: no secret, pretext, destination, command, hidden or
+    /// external party, no switched-off safeguard, no other tool. The
+    /// learned model alone does not report such a sentence at high.
+    pub fn protective(&self) -> bool {
+        let m = &self.marks;
+        let risky = N_SECRET
+            | N_STRONG
+            | PHISH
+            | SOLICIT
+            | AUTO
+            | EXTERNAL
+            | TRUST
+            | SELL
+            | PROMO
+            | HYPE
+            | DEPREC
+            | FALSE
+            | DANGER
+            | OMIT
+            | STOP
+            | V_DISABLE
+            | V_IGNORE
+            | V_HIDE
+            | V_COLLECT;
+        self.cues & PROTECT != 0
+            && self.cues & risky == 0
+            && self.directed & (V_SEND | V_CONTACT | V_RUN) == 0
+            // "Do not ask the user …" turns it round; "never run it alone,
+            // always ask the user first" does not.
+            && (!self.neg_imperative || self.cues & ALWAYS != 0)
+            && !(m.url
+                || m.host
+                || m.email
+                || m.ip
+                || m.secret_path
+                || m.shell_code
+                || m.safeguard_off
+                || m.foreign_tool
+                || m.foreign_call
+                || m.long_number)
+    }
+}
+
 /// A text read for its requests: tokens, cues per token and per sentence.
 #[derive(Debug, Default)]
 pub struct Reading {
@@ -546,6 +592,23 @@ impl Reading {
         let mut out = Vec::new();
         for s in &self.sentences {
             if s.cues & (DETECT | EXAMPLE) == 0 {
+                continue;
+            }
+            // A detector describing what it detects ("Flags prompt-injection
+            // patterns: requests to send data to outside URLs, fake 'system'
+            // notes …") mentions the attacks it lists: the whole sentence,
+            // when it opens with the detection, addresses no one and names
+            // no destination of its own.
+            let m = &s.marks;
+            let opens_with_detection = self.tok_cues[s.tokens.clone()]
+                .iter()
+                .take(6)
+                .any(|c| c & DETECT != 0);
+            if opens_with_detection
+                && s.cues & (YOU | MODAL | ALWAYS | PLEASE) == 0
+                && !(m.url || m.host || m.email || m.ip)
+            {
+                out.push(s.range.clone());
                 continue;
             }
             for t in &self.seg.tokens[s.tokens.clone()] {
@@ -739,7 +802,6 @@ fn destructive_name(name: &str) -> bool {
                 | "write"
                 | "exec"
                 | "execute"
-                | "run"
                 | "shell"
                 | "send"
                 | "transfer"

@@ -1,7 +1,13 @@
-//! The learned second opinion: a linear model over hashed features of one
-//! sentence — its words and word pairs, character n-grams of its words, and
-//! the directive model's cues (`directive`): which verb families it asks
-//! for, of which objects, in which field, against which contract.
+//! The learned second opinion: a small neural network over hashed features
+//! of one sentence — its words and word pairs, the n-grams of its *shape*,
+//! the directive model's cues (`directive`: which verb families it asks
+//! for, of which objects, in which field, against which contract) and the
+//! requests the directive rules read in it.
+//!
+//! Each feature has a weight (the linear part) and an embedding of
+//! [`DIM`] values; a sentence's embeddings are summed into [`DIM`] ReLU
+//! units, which let the model learn combinations ("a condition on the user
+//! *and* a fixed reply") that a linear model cannot.
 //!
 //! It is trained offline by `examples/detector_train.rs` on the project's
 //! own corpus (`corpus/`: real public tool descriptions as the honest class,
@@ -10,33 +16,51 @@
 //! no download, the same score for the same text on every machine.
 //!
 //! Scoring is one pass over the sentence's tokens: a few hashes per word and
-//! one table lookup per feature. A hostile text cannot hide a request by
+//! one row lookup per feature. A hostile text cannot hide a request by
 //! padding its sentence with words the model deems honest: the total of
-//! negative contributions is capped ([`NEG_CAP`]).
+//! the linear part's negative contributions is capped ([`NEG_CAP`]), and a
+//! long sentence is also scored in windows of [`WINDOW`] tokens.
 
+use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use crate::analysis::directive::lexicon::{self, Cues};
 use crate::analysis::directive::segment::TokKind;
-use crate::analysis::directive::{Contract, Reading, Role, SentenceCues, VERBS};
+use crate::analysis::directive::{Ask, Contract, Reading, Role, SentenceCues, VERBS};
 
 /// Number of hashed feature buckets (a power of two).
 pub const BUCKETS: usize = 1 << 18;
 
-/// Floor of the sum of negative weights in one sentence's score.
+/// Width of a feature's embedding, and number of hidden units.
+pub const DIM: usize = 32;
+
+/// Floor of the sum of the linear part's negative weights in one score.
 pub const NEG_CAP: f32 = -4.0;
 
-/// The compiled weights: a little-endian header (magic, bucket count,
-/// thresholds) and then one `f32` per bucket.
+/// Sentences longer than this many tokens are also scored in windows of
+/// this many tokens (overlapping by half), so that a request buried in a
+/// long run-on sentence is not diluted by it.
+pub const WINDOW: usize = 32;
+
+/// The compiled weights (format: [`Model::to_bytes`]).
 static WEIGHTS_BIN: &[u8] = include_bytes!("weights.bin");
 
 /// Magic bytes of the weights file.
-pub const MAGIC: &[u8; 8] = b"GHLRN003";
+pub const MAGIC: &[u8; 8] = b"GHLRN004";
 
-/// A trained model.
+/// Bytes of one stored row: the embedding's scale and the linear weight
+/// (bfloat16 each), then [`DIM`] signed 4-bit values.
+pub const ROW_BYTES: usize = 4 + DIM / 2;
+
+/// Bytes of the presence bitmap (one bit per bucket).
+const BITMAP_BYTES: usize = BUCKETS / 8;
+
+/// A trained model. Only buckets seen in training have a row; the others
+/// weigh nothing.
 #[derive(Debug, Clone)]
 pub struct Model {
-    /// Bias.
+    /// Output bias.
     pub bias: f32,
     /// Probability at or above which a sentence is reported at medium.
     pub medium: f32,
@@ -47,65 +71,214 @@ pub struct Model {
     pub support: f32,
     /// The feature families it was trained with (and must be scored with).
     pub families: u32,
-    /// One weight per bucket.
-    pub weights: Vec<f32>,
+    /// Hidden units' biases.
+    pub hidden_bias: [f32; DIM],
+    /// Hidden units' output weights.
+    pub out: [f32; DIM],
+    /// Which buckets have a row, one bit each.
+    present: Vec<u64>,
+    /// Rows present before each 64-bucket word of `present`.
+    rank: Vec<u32>,
+    /// The rows, in bucket order ([`ROW_BYTES`] each).
+    rows: Cow<'static, [u8]>,
 }
 
+/// A bfloat16's bits from an `f32` (round to nearest even).
+fn to_bf16(v: f32) -> u16 {
+    let bits = v.to_bits();
+    let round = 0x7fff + ((bits >> 16) & 1);
+    (bits.wrapping_add(round) >> 16) as u16
+}
+
+/// An `f32` from a bfloat16's bits.
+fn from_bf16(b: u16) -> f32 {
+    f32::from_bits(u32::from(b) << 16)
+}
+
+/// Where the header ends and the hidden layer starts in the file.
+const HEADER: usize = 8 + 4 * 7;
+
 impl Model {
-    /// An untrained model (every score 0.5 minus nothing: no findings).
+    /// An untrained model (no findings: every probability is about zero).
     pub fn empty() -> Model {
+        Model::from_rows(
+            -20.0,
+            [0.0; DIM],
+            [0.0; DIM],
+            std::iter::empty(),
+            (2.0, 2.0, 0.0),
+            u32::MAX,
+        )
+    }
+
+    /// A model from dense parts: the output bias, the hidden biases and
+    /// output weights, and each present bucket's linear weight and
+    /// embedding, in increasing bucket order. Embeddings are stored in 4
+    /// bits per value with a per-row scale, linear weights as bfloat16.
+    pub fn from_rows<'a>(
+        bias: f32,
+        hidden_bias: [f32; DIM],
+        out: [f32; DIM],
+        rows: impl Iterator<Item = (u32, f32, &'a [f32])>,
+        (medium, high, support): (f32, f32, f32),
+        families: u32,
+    ) -> Model {
+        let mut present = vec![0u64; BUCKETS / 64];
+        let mut bytes = Vec::new();
+        let mut last: Option<u32> = None;
+        for (bucket, linear, emb) in rows {
+            assert!(last.is_none_or(|l| l < bucket) && (bucket as usize) < BUCKETS);
+            assert_eq!(emb.len(), DIM);
+            last = Some(bucket);
+            present[bucket as usize / 64] |= 1 << (bucket % 64);
+            let max = emb.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+            // A bfloat16 scale, and the values quantised against that
+            // stored scale (not the exact one) so rounding does not drift.
+            let scale = from_bf16(to_bf16(max / 7.0));
+            bytes.extend_from_slice(&to_bf16(scale).to_le_bytes());
+            bytes.extend_from_slice(&to_bf16(linear).to_le_bytes());
+            for pair in emb.chunks_exact(2) {
+                let q = |v: f32| -> u8 {
+                    let x = if scale > 0.0 {
+                        (v / scale).round()
+                    } else {
+                        0.0
+                    };
+                    (x.clamp(-8.0, 7.0) as i8 + 8) as u8
+                };
+                bytes.push(q(pair[0]) | (q(pair[1]) << 4));
+            }
+        }
+        let rank = rank_of(&present);
         Model {
-            bias: -20.0,
-            medium: 2.0,
-            high: 2.0,
-            support: 0.0,
-            families: u32::MAX,
-            weights: vec![0.0; BUCKETS],
+            bias,
+            medium,
+            high,
+            support,
+            families,
+            hidden_bias,
+            out,
+            present,
+            rank,
+            rows: Cow::Owned(bytes),
         }
     }
 
-    /// Serialises the model (the format [`Model::from_bytes`] reads).
+    /// Number of stored rows.
+    pub fn rows(&self) -> usize {
+        self.rows.len() / ROW_BYTES
+    }
+
+    /// Serialises the model (the format [`Model::from_bytes`] reads): the
+    /// magic, the bucket count, bias, thresholds, families, row count
+    /// (little-endian), the hidden biases and output weights (`f32`), the
+    /// presence bitmap, then the rows.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(8 + 24 + BUCKETS * 4);
+        let mut out = Vec::with_capacity(HEADER + DIM * 8 + BITMAP_BYTES + self.rows.len());
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(self.weights.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
         for v in [self.bias, self.medium, self.high, self.support] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.families.to_le_bytes());
-        for w in &self.weights {
+        out.extend_from_slice(&(self.rows() as u32).to_le_bytes());
+        for v in self.hidden_bias.iter().chain(&self.out) {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for w in &self.present {
             out.extend_from_slice(&w.to_le_bytes());
         }
+        out.extend_from_slice(&self.rows);
         out
     }
 
     /// Reads a serialised model; `None` when the bytes are not one.
     pub fn from_bytes(bytes: &[u8]) -> Option<Model> {
-        let rest = bytes.strip_prefix(MAGIC.as_slice())?;
-        let n = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?) as usize;
-        if n != BUCKETS {
-            return None;
-        }
-        let f = |i: usize| -> Option<f32> {
-            Some(f32::from_le_bytes(
-                rest.get(4 + i * 4..8 + i * 4)?.try_into().ok()?,
+        Model::parse(Cow::Owned(bytes.to_vec()))
+    }
+
+    /// Reads the compiled weights, leaving the rows where they are.
+    fn compiled() -> Option<Model> {
+        Model::parse(Cow::Borrowed(WEIGHTS_BIN))
+    }
+
+    fn parse(bytes: Cow<'static, [u8]>) -> Option<Model> {
+        let b: &[u8] = &bytes;
+        let rest = b.strip_prefix(MAGIC.as_slice())?;
+        let u = |i: usize| -> Option<u32> {
+            Some(u32::from_le_bytes(
+                rest.get(i * 4..i * 4 + 4)?.try_into().ok()?,
             ))
         };
-        let (bias, medium, high, support) = (f(0)?, f(1)?, f(2)?, f(3)?);
-        let families = u32::from_le_bytes(rest.get(20..24)?.try_into().ok()?);
-        let body = rest.get(24..24 + n * 4)?;
-        let weights = body
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        let f = |i: usize| u(i).map(f32::from_bits);
+        if u(0)? as usize != BUCKETS {
+            return None;
+        }
+        let (bias, medium, high, support) = (f(1)?, f(2)?, f(3)?, f(4)?);
+        let families = u(5)?;
+        let n = u(6)? as usize;
+        let mut hidden_bias = [0.0; DIM];
+        let mut out = [0.0; DIM];
+        for j in 0..DIM {
+            hidden_bias[j] = f(7 + j)?;
+            out[j] = f(7 + DIM + j)?;
+        }
+        let at = HEADER + DIM * 8;
+        let present: Vec<u64> = b
+            .get(at..at + BITMAP_BYTES)?
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect();
+        let rank = rank_of(&present);
+        let total: usize = present.iter().map(|w| w.count_ones() as usize).sum();
+        let start = at + BITMAP_BYTES;
+        if total != n || b.len() != start + n * ROW_BYTES {
+            return None;
+        }
+        let rows = match bytes {
+            Cow::Borrowed(s) => Cow::Borrowed(&s[start..]),
+            Cow::Owned(mut v) => {
+                v.drain(..start);
+                Cow::Owned(v)
+            }
+        };
         Some(Model {
             bias,
             medium,
             high,
             support,
             families,
-            weights,
+            hidden_bias,
+            out,
+            present,
+            rank,
+            rows,
         })
+    }
+
+    /// The stored row of a bucket, if it has one.
+    fn row(&self, bucket: u32) -> Option<&[u8]> {
+        let (word, bit) = (bucket as usize / 64, bucket % 64);
+        let w = *self.present.get(word)?;
+        if w & (1 << bit) == 0 {
+            return None;
+        }
+        let index = self.rank[word] as usize + (w & ((1u64 << bit) - 1)).count_ones() as usize;
+        self.rows.get(index * ROW_BYTES..(index + 1) * ROW_BYTES)
+    }
+
+    /// A bucket's linear weight and embedding as stored (dequantised), or
+    /// `None` when it has no row.
+    pub fn weights_of(&self, bucket: u32) -> Option<(f32, [f32; DIM])> {
+        let row = self.row(bucket)?;
+        let scale = from_bf16(u16::from_le_bytes([row[0], row[1]]));
+        let linear = from_bf16(u16::from_le_bytes([row[2], row[3]]));
+        let mut emb = [0.0; DIM];
+        for (j, &byte) in row[4..].iter().enumerate() {
+            emb[2 * j] = scale * (f32::from(byte & 15) - 8.0);
+            emb[2 * j + 1] = scale * (f32::from(byte >> 4) - 8.0);
+        }
+        Some((linear, emb))
     }
 
     /// The probability that a sentence with these features is an
@@ -115,17 +288,41 @@ impl Model {
     /// long sentence does not outweigh a short one by its length alone.
     pub fn probability(&self, features: &[u32]) -> f32 {
         let (mut pos, mut neg) = (0.0f32, 0.0f32);
+        let mut acc = [0.0f32; DIM];
         for &f in features {
-            let w = self.weights[f as usize];
+            let Some(row) = self.row(f) else { continue };
+            let scale = from_bf16(u16::from_le_bytes([row[0], row[1]]));
+            let w = from_bf16(u16::from_le_bytes([row[2], row[3]]));
             if w >= 0.0 {
                 pos += w;
             } else {
                 neg += w;
             }
+            for (j, &byte) in row[4..].iter().enumerate() {
+                acc[2 * j] += scale * (f32::from(byte & 15) - 8.0);
+                acc[2 * j + 1] += scale * (f32::from(byte >> 4) - 8.0);
+            }
         }
-        let scale = feature_value(features.len());
-        sigmoid(self.bias + scale * pos + (scale * neg).max(NEG_CAP))
+        let v = feature_value(features.len());
+        let mut z = self.bias + v * pos + (v * neg).max(NEG_CAP);
+        for ((o, b), a) in self.out.iter().zip(&self.hidden_bias).zip(&acc) {
+            z += o * (b + v * a).max(0.0);
+        }
+        sigmoid(z)
     }
+}
+
+/// Rows present before each word of a presence bitmap.
+fn rank_of(present: &[u64]) -> Vec<u32> {
+    let mut total = 0u32;
+    present
+        .iter()
+        .map(|w| {
+            let r = total;
+            total += w.count_ones();
+            r
+        })
+        .collect()
 }
 
 /// The value of each feature of a sentence with `n` features.
@@ -145,7 +342,7 @@ pub static MODEL: LazyLock<Model> = LazyLock::new(|| {
     let model = EXPERIMENT
         .get()
         .cloned()
-        .unwrap_or_else(|| Model::from_bytes(WEIGHTS_BIN).unwrap_or_else(Model::empty));
+        .unwrap_or_else(|| Model::compiled().unwrap_or_else(Model::empty));
     set_families(model.families);
     model
 });
@@ -190,6 +387,9 @@ pub struct Place<'a> {
     pub first: bool,
     /// Whether the text was decoded from hidden content.
     pub hidden: bool,
+    /// The requests the directive rules read in the text (all sentences;
+    /// each sentence's own are its features).
+    pub asks: &'a [Ask],
 }
 
 /// The placeholder a token stands for in word features, if it is not a word.
@@ -211,6 +411,30 @@ fn token_class(kind: TokKind, text: &str) -> Option<&'static str> {
     })
 }
 
+/// The token ranges of sentence `index` that are scored: the whole
+/// sentence, and when it is longer than [`WINDOW`] tokens, windows of that
+/// many tokens overlapping by half (at most 64, spread over the sentence).
+pub fn windows(reading: &Reading, index: usize) -> Vec<Range<usize>> {
+    let Some(s) = reading.sentences.get(index) else {
+        return Vec::new();
+    };
+    let whole = s.tokens.clone();
+    let mut out = vec![whole.clone()];
+    if whole.len() > WINDOW {
+        let step = (WINDOW / 2).max((whole.len() - WINDOW).div_ceil(63));
+        let mut at = whole.start;
+        loop {
+            let end = (at + WINDOW).min(whole.end);
+            out.push(at..end);
+            if end == whole.end {
+                break;
+            }
+            at = (at + step).min(whole.end - WINDOW);
+        }
+    }
+    out
+}
+
 /// Appends the features of sentence `index` of `reading` to `out` (bucket
 /// indices, sorted and without repeats).
 pub fn features(
@@ -220,11 +444,30 @@ pub fn features(
     place: Place<'_>,
     out: &mut Vec<u32>,
 ) {
+    let Some(s) = reading.sentences.get(index) else {
+        out.clear();
+        return;
+    };
+    features_of_tokens(plain, reading, index, s.tokens.clone(), place, out);
+}
+
+/// The features of the tokens `range` of sentence `index` (the whole
+/// sentence or one of its [`windows`]): words and shapes of those tokens,
+/// cues and requests of the sentence.
+pub fn features_of_tokens(
+    plain: &str,
+    reading: &Reading,
+    index: usize,
+    range: Range<usize>,
+    place: Place<'_>,
+    out: &mut Vec<u32>,
+) {
     out.clear();
     let Some(s) = reading.sentences.get(index) else {
         return;
     };
-    let tokens = &reading.seg.tokens[s.tokens.clone()];
+    let range = range.start.max(s.tokens.start)..range.end.min(s.tokens.end);
+    let tokens = &reading.seg.tokens[range.clone()];
     out.push(hash(0, &[b"bias-ish"]));
     let mut prev: &[u8] = b"<s>";
     for t in tokens {
@@ -254,10 +497,21 @@ pub fn features(
         out.push(hash(2, &[prev, b"</s>"]));
     }
     if families() & FAMILY_SHAPE != 0 {
-        shape_grams(plain, reading, s, out);
+        shape_grams(plain, reading, range, out);
     }
     if families() & FAMILY_CUES != 0 {
         cue_features(s, place, out);
+    }
+    if families() & FAMILY_ASKS != 0 {
+        for ask in place.asks.iter().filter(|a| a.index == index) {
+            let kind = [ask.kind as u8];
+            out.push(hash(15, &[&kind]));
+            out.push(hash(
+                15,
+                &[&kind, if ask.strong { b"strong" } else { b"weak" }],
+            ));
+            out.push(hash(15, &[&kind, &[ask.severity as u8]]));
+        }
     }
     out.sort_unstable();
     out.dedup();
@@ -274,6 +528,8 @@ pub const FAMILY_CHARS: u32 = 2;
 pub const FAMILY_SHAPE: u32 = 4;
 /// The directive model's cues.
 pub const FAMILY_CUES: u32 = 8;
+/// The requests the directive rules read in the sentence.
+pub const FAMILY_ASKS: u32 = 16;
 
 static FAMILIES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(u32::MAX);
 
@@ -352,14 +608,15 @@ const SHAPE_ORDER: &[(&str, Cues)] = &[
 /// `MODAL ALSO BE SEND to <url>`), closed-class words kept, other words `W`.
 /// Shapes carry the structure of a request across topics and, through the
 /// vocabulary, across languages.
-fn shape_grams(plain: &str, reading: &Reading, s: &SentenceCues, out: &mut Vec<u32>) {
+fn shape_grams(plain: &str, reading: &Reading, range: Range<usize>, out: &mut Vec<u32>) {
     let mut window: [&[u8]; 3] = [b"<s>", b"<s>", b"<s>"];
-    for (k, t) in reading.seg.tokens[s.tokens.clone()].iter().enumerate() {
+    let start = range.start;
+    for (k, t) in reading.seg.tokens[range].iter().enumerate() {
         let text = &plain[t.range.clone()];
         let symbol: &[u8] = match token_class(t.kind, text) {
             Some(class) => class.as_bytes(),
             None => {
-                let cues = reading.tok_cues[s.tokens.start + k];
+                let cues = reading.tok_cues[start + k];
                 let base = cues & lexicon::BASE != 0;
                 match SHAPE_ORDER.iter().find(|(_, c)| cues & c != 0) {
                     Some((name, c)) if *c & VERBS != 0 && base => match *name {
@@ -549,29 +806,27 @@ fn cue_features(s: &SentenceCues, place: Place<'_>, out: &mut Vec<u32>) {
     }
 }
 
-/// The probability of every sentence of a reading.
-pub fn sentence_probabilities(
+/// The probability of sentence `index`: the highest over the sentence and
+/// its [`windows`]. `buf` is scratch space.
+pub fn sentence_probability(
     model: &Model,
     plain: &str,
     reading: &Reading,
+    index: usize,
     place: Place<'_>,
-) -> Vec<f32> {
-    let mut buf = Vec::new();
-    (0..reading.sentences.len())
-        .map(|i| {
-            features(
-                plain,
-                reading,
-                i,
-                Place {
-                    first: i == 0,
-                    ..place
-                },
-                &mut buf,
-            );
-            model.probability(&buf)
+    buf: &mut Vec<u32>,
+) -> f32 {
+    let place = Place {
+        first: index == 0,
+        ..place
+    };
+    windows(reading, index)
+        .into_iter()
+        .map(|range| {
+            features_of_tokens(plain, reading, index, range, place, buf);
+            model.probability(buf)
         })
-        .collect()
+        .fold(0.0, f32::max)
 }
 
 #[cfg(test)]
@@ -579,10 +834,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_compiled_weights_load() {
-        let m = Model::from_bytes(WEIGHTS_BIN).expect("weights.bin is a model");
-        assert_eq!(m.weights.len(), BUCKETS);
+    fn the_compiled_weights_load_and_stay_under_five_megabytes() {
+        let m = Model::compiled().expect("weights.bin is a model");
+        assert!(m.rows() > 0);
         assert!(m.high >= m.medium);
+        assert!(WEIGHTS_BIN.len() < 5 * 1024 * 1024);
+        assert!(matches!(m.rows, Cow::Borrowed(_)));
     }
 
     /// The general path of `char_grams`, kept to check the ASCII one.
@@ -618,27 +875,97 @@ mod tests {
         }
     }
 
+    fn emb(seed: f32) -> Vec<f32> {
+        (0..DIM).map(|j| ((j as f32 + seed) * 0.37).sin()).collect()
+    }
+
     #[test]
     fn a_model_round_trips_through_bytes() {
-        let mut m = Model::empty();
-        m.weights[7] = 1.5;
-        m.bias = -0.25;
+        let (a, b) = (emb(1.0), emb(2.0));
+        let mut hb = [0.0; DIM];
+        hb[3] = 0.5;
+        let m = Model::from_rows(
+            -0.25,
+            hb,
+            [0.1; DIM],
+            [
+                (7u32, 1.5f32, a.as_slice()),
+                (BUCKETS as u32 - 1, -0.5, b.as_slice()),
+            ]
+            .into_iter(),
+            (0.4, 0.9, 0.8),
+            31,
+        );
         let back = Model::from_bytes(&m.to_bytes()).unwrap();
-        assert_eq!(back.weights[7], 1.5);
-        assert_eq!(back.bias, -0.25);
+        assert_eq!(back.rows(), 2);
+        assert_eq!(back.weights_of(7).unwrap().0, 1.5);
+        assert_eq!(back.weights_of(BUCKETS as u32 - 1).unwrap().0, -0.5);
+        assert!(back.weights_of(8).is_none());
+        assert_eq!((back.bias, back.high, back.families), (-0.25, 0.9, 31));
+        assert_eq!(back.hidden_bias[3], 0.5);
+        let f = [7u32, 100, BUCKETS as u32 - 1];
+        assert_eq!(back.probability(&f), m.probability(&f));
         assert!(Model::from_bytes(b"nonsense").is_none());
+        let mut cut = m.to_bytes();
+        cut.pop();
+        assert!(Model::from_bytes(&cut).is_none());
+    }
+
+    #[test]
+    fn four_bit_rows_stay_close_to_the_trained_values() {
+        let e = emb(3.0);
+        let m = Model::from_rows(
+            0.0,
+            [0.0; DIM],
+            [0.0; DIM],
+            [(1u32, 0.3f32, e.as_slice())].into_iter(),
+            (0.5, 0.9, 0.8),
+            31,
+        );
+        let (linear, stored) = m.weights_of(1).unwrap();
+        assert!((linear - 0.3).abs() < 0.01);
+        let max = e.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        for (a, b) in e.iter().zip(stored) {
+            assert!((a - b).abs() <= max / 14.0 + 1e-3, "{a} vs {b}");
+        }
     }
 
     #[test]
     fn negative_weights_cannot_drown_a_sentence() {
-        let mut m = Model::empty();
-        m.bias = 0.0;
-        m.weights[1] = 3.0;
-        for w in &mut m.weights[2..100] {
-            *w = -1.0;
-        }
+        let zero = [0.0f32; DIM];
+        let rows: Vec<(u32, f32, &[f32])> = (1..100u32)
+            .map(|f| (f, if f == 1 { 3.0 } else { -1.0 }, zero.as_slice()))
+            .collect();
+        let m = Model::from_rows(
+            0.0,
+            [0.0; DIM],
+            [0.0; DIM],
+            rows.into_iter(),
+            (0.5, 0.9, 0.8),
+            31,
+        );
         let padded: Vec<u32> = (1..100).collect();
         let v = feature_value(padded.len());
-        assert!(m.probability(&padded) >= sigmoid(3.0 * v + NEG_CAP) - 1e-6);
+        assert!(m.probability(&padded) >= sigmoid(3.0 * v + NEG_CAP) - 1e-3);
+    }
+
+    #[test]
+    fn long_sentences_are_also_read_in_windows() {
+        use crate::analysis::directive;
+        let names = crate::analysis::rules::Names::of(
+            &crate::snapshot::Snapshot::default(),
+            &[],
+            Default::default(),
+        );
+        let text = format!("{} then send the keys away", "word ".repeat(200));
+        let reading = directive::read(&text, |_| false, &names);
+        let w = windows(&reading, 0);
+        let whole = reading.sentences[0].tokens.clone();
+        assert_eq!(w[0], whole);
+        assert!(w.len() > 2 && w.len() <= 65);
+        assert_eq!(w.last().unwrap().end, whole.end);
+        assert!(w[1..].iter().all(|r| r.len() == WINDOW));
+        let short = directive::read("Send the keys.", |_| false, &names);
+        assert_eq!(windows(&short, 0).len(), 1);
     }
 }

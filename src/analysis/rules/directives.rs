@@ -65,14 +65,15 @@ pub fn check(
     contract: &Contract,
 ) {
     let model = &*model::MODEL;
+    let hidden = subject.hidden.is_some();
+    let asks = directive::asks(reading, contract);
     let place = Place {
         role: subject.role,
         contract,
         first: true,
-        hidden: subject.hidden.is_some(),
+        hidden,
+        asks: &asks,
     };
-    let hidden = subject.hidden.is_some();
-    let asks = directive::asks(reading, contract);
     let speaks: Vec<bool> = reading
         .sentences
         .iter()
@@ -86,40 +87,52 @@ pub fn check(
     let probabilities: Vec<f32> = (0..reading.sentences.len())
         .map(|i| {
             if speaks[i] || asks.iter().any(|a| a.index == i) {
-                model::features(
+                model::sentence_probability(
+                    model,
                     &subject.text.plain,
                     reading,
                     i,
-                    Place {
-                        first: i == 0,
-                        ..place
-                    },
+                    place,
                     &mut features,
-                );
-                model.probability(&features)
+                )
             } else {
                 0.0
             }
         })
         .collect();
-    for ask in asks {
+    for ask in &asks {
         let support = probabilities.get(ask.index).copied().unwrap_or(0.0);
         // Names read as words are the capability's own options ("skip tls
         // verification"): nothing they say stands without the model.
         let strong = ask.strong && subject.role != Role::Name;
-        let severity = if ask.severity >= Severity::High && !strong && support < model.support {
-            Severity::Medium
-        } else {
-            ask.severity
-        };
-        subject.report(sink, rule_of(ask.kind), severity, ask.sentence, ask.why);
+        // A sentence that keeps the user in control ("warn the user and ask
+        // before closing them too") needs an explicit request to be high.
+        let protective = reading
+            .sentences
+            .get(ask.index)
+            .is_some_and(SentenceCues::protective);
+        let severity =
+            if ask.severity >= Severity::High && !strong && (support < model.support || protective)
+            {
+                Severity::Medium
+            } else {
+                ask.severity
+            };
+        subject.report(
+            sink,
+            rule_of(ask.kind),
+            severity,
+            ask.sentence.clone(),
+            ask.why,
+        );
     }
     let best = probabilities
         .iter()
         .enumerate()
         .max_by(|a, b| a.1.total_cmp(b.1));
     if let Some((index, &p)) = best {
-        let severity = if p >= model.high && speaks[index] {
+        let severity = if p >= model.high && speaks[index] && !reading.sentences[index].protective()
+        {
             Severity::High
         } else if p >= model.medium {
             Severity::Medium
