@@ -149,6 +149,23 @@ impl Model {
                 bytes.push(q(pair[0]) | (q(pair[1]) << 4));
             }
         }
+        Model::assemble(
+            (bias, hidden_bias, out),
+            (medium, high, support),
+            families,
+            present,
+            Cow::Owned(bytes),
+        )
+    }
+
+    /// A model from its parts; the rank of the presence bitmap is computed.
+    fn assemble(
+        (bias, hidden_bias, out): (f32, [f32; DIM], [f32; DIM]),
+        (medium, high, support): (f32, f32, f32),
+        families: u32,
+        present: Vec<u64>,
+        rows: Cow<'static, [u8]>,
+    ) -> Model {
         let rank = rank_of(&present);
         Model {
             bias,
@@ -160,7 +177,7 @@ impl Model {
             out,
             present,
             rank,
-            rows: Cow::Owned(bytes),
+            rows,
         }
     }
 
@@ -229,7 +246,6 @@ impl Model {
             .chunks_exact(8)
             .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect();
-        let rank = rank_of(&present);
         let total: usize = present.iter().map(|w| w.count_ones() as usize).sum();
         let start = at + BITMAP_BYTES;
         if total != n || b.len() != start + n * ROW_BYTES {
@@ -242,18 +258,13 @@ impl Model {
                 Cow::Owned(v)
             }
         };
-        Some(Model {
-            bias,
-            medium,
-            high,
-            support,
+        Some(Model::assemble(
+            (bias, hidden_bias, out),
+            (medium, high, support),
             families,
-            hidden_bias,
-            out,
             present,
-            rank,
             rows,
-        })
+        ))
     }
 
     /// The stored row of a bucket, if it has one.
