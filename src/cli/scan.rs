@@ -174,18 +174,7 @@ pub async fn run_scan(args: &ScanArgs, config: &crate::config::Config) -> i32 {
     let mut report = analysis::analyze(&snapshot, &Context::default(), &rules);
     report.snapshot = Some(snapshot);
     print_report(&report, args.format);
-    // A declared list that could not be read was not scanned: a clean report
-    // of the rest must not pass for a clean server.
-    if !unread.is_empty() {
-        return fail(&format!(
-            "crawl error: the declared list(s) {} could not be read, so the report is incomplete (see the protocol findings)",
-            unread.join(", ")
-        ));
-    }
-    match report.summary.max_severity {
-        Some(s) if s >= Severity::High => EXIT_FINDINGS,
-        _ => EXIT_OK,
-    }
+    verdict(&report, &unread)
 }
 
 /// `gatehouse scan --package SPEC`: install, sandbox, crawl, analyse. Exit
@@ -242,16 +231,7 @@ async fn scan_package(
     if let Some(error) = &scanned.error {
         return fail(error);
     }
-    if !unread.is_empty() {
-        return fail(&format!(
-            "crawl error: the declared list(s) {} could not be read, so the report is incomplete (see the protocol findings)",
-            unread.join(", ")
-        ));
-    }
-    match report.summary.max_severity {
-        Some(s) if s >= Severity::High => EXIT_FINDINGS,
-        _ => EXIT_OK,
-    }
+    verdict(&report, &unread)
 }
 
 fn fail(message: &str) -> i32 {
@@ -387,4 +367,20 @@ fn print_report(report: &Report, format: Format) {
     };
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{text}");
+}
+
+/// The exit code of a printed report: a declared list that could not be
+/// read was not scanned, so a clean report of the rest must not pass for a
+/// clean server.
+fn verdict(report: &Report, unread: &[String]) -> i32 {
+    if !unread.is_empty() {
+        return fail(&format!(
+            "crawl error: the declared list(s) {} could not be read, so the report is incomplete (see the protocol findings)",
+            unread.join(", ")
+        ));
+    }
+    match report.summary.max_severity {
+        Some(s) if s >= Severity::High => EXIT_FINDINGS,
+        _ => EXIT_OK,
+    }
 }

@@ -1566,7 +1566,16 @@ impl Held {
     /// `notifications/initialized` for an older server).
     pub(crate) async fn open(url: &str, options: &CrawlOptions) -> Result<Held, CrawlFailure> {
         let url = checked_url(url, options)?;
-        let mut crawler = Crawler::new(&url, None, options, "gateway")?;
+        let crawler = Crawler::new(&url, None, options, "gateway")?;
+        Held::opened(crawler, url, options).await
+    }
+
+    /// Opens `crawler`'s conversation with `url` and keeps it.
+    async fn opened(
+        mut crawler: Crawler,
+        url: Url,
+        options: &CrawlOptions,
+    ) -> Result<Held, CrawlFailure> {
         let (mut transport, opening) = crawler.open(url, options).await?;
         let era = match opening {
             Opening::Modern { .. } => "modern",
@@ -1597,19 +1606,8 @@ impl Held {
             ..options.clone()
         };
         let url = Url::parse("stdio://local/").expect("a constant URL");
-        let mut crawler = Crawler::new(&url, Some(pipe), &options, "gateway")?;
-        let (mut transport, opening) = crawler.open(url, &options).await?;
-        let era = match opening {
-            Opening::Modern { .. } => "modern",
-            Opening::Legacy(_) => "legacy",
-        };
-        let capabilities = crawler.finish_opening(&mut transport, opening).await?;
-        Ok(Held {
-            crawler,
-            transport: Some(transport),
-            capabilities,
-            era,
-        })
+        let crawler = Crawler::new(&url, Some(pipe), &options, "gateway")?;
+        Held::opened(crawler, url, &options).await
     }
 
     /// The capabilities the server declared.
