@@ -16,6 +16,7 @@ pub mod jobs;
 pub mod monitor;
 pub mod sessions;
 pub mod versions;
+pub mod watch;
 pub mod webhooks;
 
 #[cfg(test)]
