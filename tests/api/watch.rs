@@ -705,7 +705,9 @@ async fn two_worker_processes_share_a_rescan_pass_on_postgres() {
     let mut ids = Vec::new();
     for i in 0..count {
         let name = format!("com.example/w{i}");
-        ids.push(publish_and_approve(&app, &token, &name, &server.url).await);
+        // One fixture behind distinct URLs (a remote URL belongs to one server).
+        let url = format!("{}?s={i}", server.url);
+        ids.push(publish_and_approve(&app, &token, &name, &url).await);
     }
     let policy = gatehouse::monitor::Policy::default();
     gatehouse::monitor::schedule_pass(&app.db, &policy, 100)

@@ -544,7 +544,7 @@ async fn a_reviewer_follows_a_drifting_server_through_the_changed_queue_the_bann
     browser.sign_in("reviewer").await;
     browser.goto("/admin/queue?status=changed").await;
     browser.wait_for("#queue").await;
-    let queue = browser.text("#queue").await;
+    let queue = browser.text("#queue").await.to_lowercase();
     assert!(queue.contains(name) && queue.contains("changed"), "{queue}");
     browser.click("#queue a").await;
     browser.wait_for(".review-head").await;
@@ -564,7 +564,7 @@ async fn a_reviewer_follows_a_drifting_server_through_the_changed_queue_the_bann
         .goto(&format!("/admin/servers/{}/versions/1.0.0", enc(name)))
         .await;
     browser.wait_for("#suspended").await;
-    let banner = browser.text("#suspended").await;
+    let banner = browser.text("#suspended").await.to_lowercase();
     assert!(banner.contains("suspended"), "{banner}");
     assert!(banner.contains("high or critical finding"), "{banner}");
     browser.screenshot("suspended").await;
