@@ -19,8 +19,9 @@ work=$(mktemp -d)
 db=${DB:-sqlite://$work/bench.db}
 mkdir -p bench/out
 cargo build --quiet --release --bin gatehouse --example monitor_bench
-bin=target/release/gatehouse
-ex=target/release/examples/monitor_bench
+target=${CARGO_TARGET_DIR:-target}
+bin=$target/release/gatehouse
+ex=$target/release/examples/monitor_bench
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 "$ex" fixture "$port" "$n" & fixture=$!

@@ -11,9 +11,13 @@
 //! (MCP 2025-11-25, Transports §Listening for Messages from the Server), a
 //! `subscriptions/listen` request for a 2026-07-28 one (Subscriptions). A
 //! stream that ends is reopened after the server's SSE `retry` delay when it
-//! sent one, else with exponential backoff (1 s doubling to 5 min); every
-//! reopening after the first queues a rescan too, since a change made while no
-//! stream was open went unannounced.
+//! sent one (HTML Living Standard, Server-sent events §Processing the event
+//! stream: the reconnection time; bounded to 250 ms … 10 min), else after 1 s;
+//! a stream that could not be opened or ended within 30 s (flapping) backs off
+//! exponentially (1 s doubling to 5 min), never shorter than its `retry`. A
+//! reopening queues a rescan too, since a change made while no stream was open
+//! went unannounced — at most one such rescan per version every 5 min, so a
+//! server that keeps dropping its stream cannot make us rescan it non-stop.
 //!
 //! Ownership across worker processes (`storage::watch`): each process runs one
 //! [`run_watchers`] loop that claims lease rows (one per watched version) like
@@ -58,6 +62,10 @@ pub struct WatchSettings {
     pub debounce: Duration,
     /// Longest a rescan waits behind a stream of notifications that never goes quiet.
     pub debounce_max: Duration,
+    /// Shortest time between two rescans of one version queued by its
+    /// notifications: a server that announces changes non-stop gets one
+    /// rescan per this time, not one per burst.
+    pub cooldown: Duration,
 }
 
 impl Default for WatchSettings {
@@ -68,6 +76,7 @@ impl Default for WatchSettings {
             lease: Duration::from_secs(30),
             debounce: Duration::from_millis(500),
             debounce_max: Duration::from_secs(3),
+            cooldown: Duration::from_secs(30),
         }
     }
 }
@@ -175,38 +184,72 @@ async fn look_at_new_versions(db: &Db) -> anyhow::Result<()> {
     }
 }
 
+/// A stream that lived at least this long was healthy: the backoff starts over.
+const HEALTHY: Duration = Duration::from_secs(30);
+/// Most one rescan per this time is queued because a stream was reopened (a
+/// server that keeps closing its stream must not make us rescan it non-stop).
+const REOPEN_RESCAN_EVERY: Duration = Duration::from_secs(300);
+
+/// The pause before reopening a stream, and the backoff after it: the
+/// server's `retry` (bounded) after a healthy stream; after a stream that
+/// failed to open or ended early (flapping), the larger of it and the
+/// exponential backoff, which doubles.
+fn next_pause(
+    lived: Option<Duration>,
+    retry: Option<Duration>,
+    backoff: Duration,
+) -> (Duration, Duration) {
+    let retry = retry.map(|r| r.clamp(RETRY_MIN, RETRY_MAX));
+    match lived {
+        Some(l) if l >= HEALTHY => (retry.unwrap_or(BACKOFF_FIRST), BACKOFF_FIRST),
+        _ => (
+            retry.map_or(backoff, |r| r.max(backoff)),
+            (backoff * 2).min(BACKOFF_MAX),
+        ),
+    }
+}
+
 /// Holds one version's stream until aborted.
 async fn hold(db: Db, config: WorkerConfig, version_id: String, changes: mpsc::Sender<String>) {
     let mut backoff = BACKOFF_FIRST;
     let mut opened_before = false;
+    let mut last_reopen_rescan: Option<Instant> = None;
     loop {
-        let pause = match listen_once(&db, &config, &version_id, &changes, opened_before).await {
+        let announce = opened_before
+            && last_reopen_rescan.is_none_or(|at| at.elapsed() >= REOPEN_RESCAN_EVERY);
+        let (lived, retry) = match listen_once(&db, &config, &version_id, &changes, announce).await
+        {
             Ok(Heard::NoStream) => {
                 tracing::info!(version = %version_id, "live watching: the server declares no list changes; left to the schedule");
                 let _ = store::stop_listening(&db, &version_id).await;
                 return;
             }
-            Ok(Heard::Ended { retry }) => {
+            Ok(Heard::Ended { lived, retry }) => {
+                if announce {
+                    last_reopen_rescan = Some(Instant::now());
+                }
                 opened_before = true;
-                backoff = BACKOFF_FIRST;
-                retry.map(|r| r.clamp(RETRY_MIN, RETRY_MAX))
+                (Some(lived), retry)
             }
             Err(e) => {
                 tracing::debug!(version = %version_id, error = %format!("{e:#}"), "live watching: no stream");
-                None
+                (None, None)
             }
         };
-        let wait = pause.unwrap_or(backoff);
-        backoff = (backoff * 2).min(BACKOFF_MAX);
-        tokio::time::sleep(wait).await;
+        let (pause, next) = next_pause(lived, retry, backoff);
+        backoff = next;
+        tokio::time::sleep(pause).await;
     }
 }
 
 enum Heard {
     /// The server declared no `listChanged`: nothing to hold.
     NoStream,
-    /// The stream ended; `retry` is the server's SSE reconnection hint.
-    Ended { retry: Option<Duration> },
+    /// The stream ended after `lived`; `retry` is the server's SSE reconnection hint.
+    Ended {
+        lived: Duration,
+        retry: Option<Duration>,
+    },
 }
 
 /// Opens the version's stream once and reads it until it ends.
@@ -230,6 +273,7 @@ async fn listen_once(
         return Ok(Heard::NoStream);
     }
     let mut stream: Notifications = session.listen().await?;
+    let opened = Instant::now();
     tracing::debug!(version = %version_id, "live watching: stream open");
     if reopened {
         // A change made while no stream was open went unannounced.
@@ -249,7 +293,10 @@ async fn listen_once(
     }
     let retry = stream.retry();
     stream.close().await;
-    Ok(Heard::Ended { retry })
+    Ok(Heard::Ended {
+        lived: opened.elapsed(),
+        retry,
+    })
 }
 
 /// The three list changes (MCP 2025-11-25 server/tools, prompts, resources
@@ -264,14 +311,25 @@ fn is_list_change(method: &str) -> bool {
 }
 
 /// Folds notifications per version: a rescan is queued once the version has
-/// been quiet for `debounce` (or `debounce_max` after the first one).
+/// been quiet for `debounce` (or `debounce_max` after the first one), and no
+/// sooner than `cooldown` after the previous one it queued.
 async fn debounce(db: Db, mut heard: mpsc::Receiver<String>, settings: WatchSettings) {
     // version → (first heard, last heard)
     let mut pending: HashMap<String, (Instant, Instant)> = HashMap::new();
+    // version → when its last rescan was queued
+    let mut queued: HashMap<String, Instant> = HashMap::new();
+    let due_at =
+        |version: &str, first: Instant, last: Instant, queued: &HashMap<String, Instant>| {
+            let quiet = (last + settings.debounce).min(first + settings.debounce_max);
+            match queued.get(version) {
+                Some(at) => quiet.max(*at + settings.cooldown),
+                None => quiet,
+            }
+        };
     loop {
         let next_due = pending
-            .values()
-            .map(|(first, last)| (*last + settings.debounce).min(*first + settings.debounce_max))
+            .iter()
+            .map(|(v, (first, last))| due_at(v, *first, *last, &queued))
             .min();
         let received = match next_due {
             Some(due) => tokio::select! {
@@ -294,9 +352,7 @@ async fn debounce(db: Db, mut heard: mpsc::Receiver<String>, settings: WatchSett
         let now = Instant::now();
         let due: Vec<String> = pending
             .iter()
-            .filter(|(_, (first, last))| {
-                now >= *last + settings.debounce || now >= *first + settings.debounce_max
-            })
+            .filter(|(v, (first, last))| now >= due_at(v, *first, *last, &queued))
             .map(|(v, _)| v.clone())
             .collect();
         for version in due {
@@ -308,13 +364,35 @@ async fn debounce(db: Db, mut heard: mpsc::Receiver<String>, settings: WatchSett
                     tracing::error!(version = %version, error = %e, "live watching: rescan not queued")
                 }
             }
+            queued.insert(version, now);
         }
+        queued.retain(|_, at| at.elapsed() < settings.cooldown);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_servers_retry_is_honoured_within_bounds_and_flapping_backs_off() {
+        let s = Duration::from_secs;
+        // After a healthy stream: the server's retry, or one second.
+        assert_eq!(
+            next_pause(Some(s(60)), Some(Duration::from_millis(3000)), s(8)),
+            (s(3), BACKOFF_FIRST)
+        );
+        assert_eq!(next_pause(Some(s(60)), None, s(8)), (s(1), BACKOFF_FIRST));
+        // A retry of zero or of a day is bounded.
+        assert_eq!(next_pause(Some(s(60)), Some(s(0)), s(1)).0, RETRY_MIN);
+        assert_eq!(next_pause(Some(s(60)), Some(s(86_400)), s(1)).0, RETRY_MAX);
+        // A stream that did not open, or ended at once: exponential backoff,
+        // never shorter than the server asked for.
+        assert_eq!(next_pause(None, None, s(2)), (s(2), s(4)));
+        assert_eq!(next_pause(Some(s(1)), Some(s(5)), s(2)), (s(5), s(4)));
+        assert_eq!(next_pause(Some(s(1)), Some(s(0)), s(2)), (s(2), s(4)));
+        assert_eq!(next_pause(None, None, BACKOFF_MAX).1, BACKOFF_MAX);
+    }
 
     #[test]
     fn list_changed_is_read_from_the_three_capabilities() {

@@ -27,6 +27,7 @@ on_both_backends!(
     a_python_sdk_server_announcing_on_subscriptions_listen_is_rescanned_within_5_s,
     a_tool_shown_only_to_claude_code_is_high_and_one_that_follows_capabilities_is_not,
     the_drift_policy_per_server_narrows_instead_of_suspending_and_may_forbid_reinstating,
+    watch_leases_are_shared_out_and_taken_over_when_they_run_out,
 );
 
 /// What the fixture lists, to whom.
@@ -222,6 +223,10 @@ impl Workers {
         let mut config = app.worker.clone();
         config.poll_interval = Duration::from_millis(100);
         config.monitor.watch.tick = Duration::from_millis(200);
+        // Two announced changes a few seconds apart are each rescanned (the
+        // default 30 s between notification-driven rescans of one version
+        // would make the test wait).
+        config.monitor.watch.cooldown = Duration::from_secs(1);
         let (stop, rx) = tokio::sync::watch::channel(false);
         let task = tokio::spawn(gatehouse::jobs::run_workers(app.db.clone(), config, 2, rx));
         Workers { stop, task }
@@ -776,4 +781,54 @@ async fn two_worker_processes_share_a_rescan_pass_on_postgres() {
     let _ = a.wait();
     let _ = b.wait();
     assert_eq!(processes.len(), 2, "both processes rescanned: {owners:?}");
+}
+
+/// Watch ownership (`storage::watch`): processes claim disjoint sets of
+/// streams up to their bound, and a process whose leases ran out (killed)
+/// loses them to another one.
+async fn watch_leases_are_shared_out_and_taken_over_when_they_run_out(backend: Backend) {
+    use gatehouse::storage::watch;
+    let app = TestApp::spawn(backend).await;
+    let token = app.publisher("acme", &["com.example"]).await;
+    let mut ids = Vec::new();
+    for i in 0..5 {
+        let name = format!("com.example/p{i}");
+        app.publish_approved(&token, &name, &["1.0.0"]).await;
+        let v = gatehouse::storage::versions::get_version(&app.db, &name, "1.0.0")
+            .await
+            .unwrap()
+            .unwrap();
+        watch::add(&app.db, &v.id, true).await.unwrap();
+        ids.push(v.id);
+    }
+    let soon = chrono::Utc::now() + chrono::Duration::seconds(30);
+    let a = watch::claim(&app.db, "a", 3, soon).await.unwrap();
+    let b = watch::claim(&app.db, "b", 3, soon).await.unwrap();
+    let c = watch::claim(&app.db, "c", 3, soon).await.unwrap();
+    assert_eq!((a.len(), b.len(), c.len()), (3, 2, 0));
+    assert!(a.iter().all(|v| !b.contains(v)), "disjoint: {a:?} {b:?}");
+
+    // `a` dies: once its leases have run out, `c` takes its streams over.
+    let past = chrono::Utc::now() - chrono::Duration::seconds(1);
+    assert_eq!(watch::renew(&app.db, "a", past).await.unwrap().len(), 3);
+    let taken = watch::claim(&app.db, "c", 5, soon).await.unwrap();
+    assert_eq!(taken.len(), 3);
+    assert!(watch::renew(&app.db, "a", soon).await.unwrap().is_empty());
+    assert_eq!(watch::renew(&app.db, "b", soon).await.unwrap().len(), 2);
+
+    // A version that is no longer approved is forgotten (its holder stops).
+    let r = app
+        .post(
+            &format!(
+                "/api/v1/admin/servers/{}/versions/1.0.0/revoke",
+                enc("com.example/p0")
+            ),
+            Some(&app.admin_token),
+            Some(&json!({"reason": "test"})),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::OK, "{}", r.text().await.unwrap());
+    assert_eq!(watch::forget_unapproved(&app.db).await.unwrap(), 1);
+    let after = watch::holders(&app.db).await.unwrap();
+    assert_eq!(after.iter().map(|(_, n)| n).sum::<i64>(), 4, "{after:?}");
 }
