@@ -39,11 +39,24 @@ struct Fixture {
     streams: Arc<AtomicUsize>,
 }
 
+/// Ten tools of server `i`. Names are distinct across servers and far apart
+/// (a hash suffix): the same ten names on a thousand servers would make every
+/// rescan report ten thousand tool-name conflicts with the other approved
+/// servers, which is the analysis of a pathological registry, not a rescan.
 fn tools(i: usize) -> Vec<Value> {
+    const VERBS: [&str; 5] = ["get", "list", "create", "update", "search"];
+    const NOUNS: [&str; 5] = ["issue", "invoice", "forecast", "ticket", "record"];
     (0..10)
         .map(|t| {
-            json!({"name": format!("tool_{t}"), "description": format!("Returns item {t} of server {i}."),
-                "inputSchema": {"type": "object", "properties": {"id": {"type": "string", "description": "The item id."}}}})
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            for b in format!("{i}/{t}").bytes() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+            let (verb, noun) = (VERBS[t % 5], NOUNS[(t / 5 + i) % 5]);
+            json!({"name": format!("{verb}_{noun}_{:08x}", h as u32),
+                "description": format!("{} the {noun} with the given id and returns it as JSON.", verb[..1].to_uppercase() + &verb[1..]),
+                "inputSchema": {"type": "object", "properties": {"id": {"type": "string", "description": format!("The id of the {noun}.")}},
+                    "required": ["id"]}})
         })
         .collect()
 }

@@ -91,6 +91,11 @@ pub fn default_clients() -> Vec<ClientName> {
     .collect()
 }
 
+/// Whether a finding is one of this module's (not of the analysis).
+pub fn is_identity_rule(rule: &str) -> bool {
+    rule == ids::PRO_CLIENT_SWITCH || rule == ids::PRO_CAPABILITY_LISTS
+}
+
 /// Parses `name[@version],…` (the `--client-identities` setting); an empty
 /// string is no identity at all. Names are bounded (128 characters, at most 16).
 pub fn parse_clients(spec: &str) -> Result<Vec<ClientName>, String> {
