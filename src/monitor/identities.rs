@@ -130,7 +130,9 @@ fn declared_capabilities() -> Value {
 
 /// Crawls `url` again under each identity and once with declared capabilities,
 /// and returns the findings (empty when every crawl listed the same as
-/// `primary`). `options` are the primary crawl's.
+/// `primary`). `options` are the primary crawl's. The crawls run one after
+/// the other: a hostile server can make a job hold one crawl's bounded
+/// memory at a time, not seven (BENCHMARKS.md "Monitor" for the cost).
 pub async fn cross_check(
     url: &str,
     options: &CrawlOptions,
