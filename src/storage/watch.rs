@@ -70,15 +70,6 @@ pub async fn forget_unapproved(db: &Db) -> Result<u64, sqlx::Error> {
     Ok(done.rows_affected())
 }
 
-/// Forgets one version's row (it is looked at again on the next tick).
-pub async fn forget(tx: &mut Tx, version_id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM watch_leases WHERE version_id = $1")
-        .bind(version_id)
-        .execute(tx.conn())
-        .await?;
-    Ok(())
-}
-
 /// Renews `owner`'s leases until `until` and returns the versions it still
 /// holds (a row taken over after its lease ran out is not among them).
 pub async fn renew(
