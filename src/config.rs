@@ -56,6 +56,12 @@ pub struct Config {
     /// See [`ServerArgs::trusted_proxies`].
     #[arg(skip)]
     pub trusted_proxies: Option<String>,
+    /// See [`ServerArgs::watch_streams`].
+    #[arg(skip = 256usize)]
+    pub watch_streams: usize,
+    /// See [`ServerArgs::client_identities`].
+    #[arg(skip)]
+    pub client_identities: Option<String>,
 
     /// TOML rules file for the analysis (thresholds, overrides, extra rules).
     #[arg(long = "rules-file", env = "GATEHOUSE_RULES", global = true)]
@@ -124,6 +130,14 @@ pub struct ServerArgs {
     /// Reverse proxies whose `X-Forwarded-For` is believed: a comma-separated CIDR list (e.g. `127.0.0.1/32,10.0.0.0/8`); unset: none.
     #[arg(long, env = "GATEHOUSE_TRUSTED_PROXIES")]
     pub trusted_proxies: Option<String>,
+
+    /// Most change-notification streams of approved servers this process holds open (live watching; 0 turns it off).
+    #[arg(long, env = "GATEHOUSE_WATCH_STREAMS", default_value_t = 256)]
+    pub watch_streams: usize,
+
+    /// Client names a scan poses as to detect bait-and-switch: comma-separated `name[@version]`; empty turns it off; unset: the names Claude Code, Cursor, VS Code and the official SDKs send.
+    #[arg(long, env = "GATEHOUSE_CLIENT_IDENTITIES")]
+    pub client_identities: Option<String>,
 }
 
 fn default_listen() -> SocketAddr {
@@ -142,6 +156,8 @@ impl fmt::Debug for ServerArgs {
             .field("workers", &self.workers)
             .field("job_lease_secs", &self.job_lease_secs)
             .field("trusted_proxies", &self.trusted_proxies)
+            .field("watch_streams", &self.watch_streams)
+            .field("client_identities", &self.client_identities)
             .finish()
     }
 }
@@ -161,6 +177,8 @@ impl Config {
             workers: 4,
             job_lease_secs: 15,
             trusted_proxies: None,
+            watch_streams: 256,
+            client_identities: None,
             rules_file: None,
             scan_packages: true,
             verify_remotes: true,
@@ -176,6 +194,8 @@ impl Config {
         self.workers = server.workers;
         self.job_lease_secs = server.job_lease_secs;
         self.trusted_proxies = server.trusted_proxies;
+        self.watch_streams = server.watch_streams;
+        self.client_identities = server.client_identities;
     }
 
     /// `GATEHOUSE_TRUSTED_PROXIES` parsed: every entry a CIDR network or a bare address.
@@ -252,6 +272,8 @@ impl fmt::Debug for Config {
             )
             .field("workers", &self.workers)
             .field("job_lease_secs", &self.job_lease_secs)
+            .field("watch_streams", &self.watch_streams)
+            .field("client_identities", &self.client_identities)
             .field("rules_file", &self.rules_file)
             .field("scan_packages", &self.scan_packages)
             .field("verify_remotes", &self.verify_remotes)

@@ -93,6 +93,11 @@ pub fn worker_config(config: &Config) -> anyhow::Result<WorkerConfig> {
         rules,
     );
     worker.lease = std::time::Duration::from_secs(config.job_lease_secs.max(1));
+    worker.monitor.watch.max_streams = config.watch_streams;
+    if let Some(spec) = &config.client_identities {
+        worker.monitor.identities.clients = crate::monitor::identities::parse_clients(spec)
+            .map_err(|e| anyhow::anyhow!("--client-identities: {e}"))?;
+    }
     worker.secrets = Some(std::sync::Arc::new(
         crate::registry::crawl_secrets::Vault::new(&config.data_dir),
     ));

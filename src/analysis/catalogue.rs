@@ -109,6 +109,10 @@ pub mod ids {
     pub const PRO_DUPLICATE: &str = "GH-PRO-004";
     /// A package-only server: nothing was crawled.
     pub const PRO_NOT_CRAWLED: &str = "GH-PRO-005";
+    /// Different lists for a client under another name (bait-and-switch).
+    pub const PRO_CLIENT_SWITCH: &str = "GH-PRO-006";
+    /// Lists that follow the client's declared capabilities (explained).
+    pub const PRO_CAPABILITY_LISTS: &str = "GH-PRO-007";
     /// Tool name equal to an approved server's tool.
     pub const CFL_TOOL: &str = "GH-CFL-001";
     /// Destructive name with reassuring annotations.
@@ -510,6 +514,22 @@ static RULES: &[RuleInfo] = &[
         "Package-only server: capabilities not crawled",
         "Without a remote the scanner cannot list the server's capabilities; the reviewer approves the package without seeing them.",
         "a server.json with packages and no remotes"
+    ),
+    rule!(
+        ids::PRO_CLIENT_SWITCH,
+        C::Protocol,
+        S::High,
+        "Different capabilities for another client name",
+        "Crawled again under the clientInfo names real clients send, with the same declared capabilities, the server listed other tools, prompts or resources: what the scanner saw is not what a user's client gets (bait-and-switch).",
+        "an extra tool listed only to a client named claude-code"
+    ),
+    rule!(
+        ids::PRO_CAPABILITY_LISTS,
+        C::Protocol,
+        S::Info,
+        "Capabilities that depend on declared client capabilities",
+        "The lists differ when the client declares more capabilities (roots, sampling, elicitation); the protocol allows this, so it is shown, not flagged: the reviewer should read what such clients get.",
+        "a tool listed only to clients that declare sampling"
     ),
     rule!(
         ids::CFL_TOOL,

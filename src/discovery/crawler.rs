@@ -154,6 +154,8 @@ struct Crawler {
     progress: bool,
     /// The command in progress lines: `scan` or `call`.
     label: &'static str,
+    /// Who the crawler says it is (`clientInfo`) and what it declares.
+    client: super::ClientIdentity,
     errors: Vec<CrawlError>,
     pages: BTreeMap<String, u32>,
     /// `crawl.cache`: the caching hints of each modern list.
@@ -392,6 +394,7 @@ impl Crawler {
             next_id: 0,
             progress: options.progress,
             label,
+            client: options.client.clone(),
             errors: Vec::new(),
             pages: BTreeMap::new(),
             cache: BTreeMap::new(),
@@ -452,28 +455,33 @@ fn code_of(fault: &Fault) -> &'static str {
 }
 
 /// The `_meta` of a modern request (2026-07-28, Basic §Per-request protocol
-/// fields): protocol version, client info, and the client's capabilities — none,
-/// since a crawler answers no server requests.
-fn request_meta(version: &str) -> Value {
+/// fields): protocol version, client info, and the client's capabilities —
+/// by default none, since a crawler answers no server requests (a
+/// bait-and-switch crawl declares what the client it poses as declares).
+fn request_meta(version: &str, client: &super::ClientIdentity) -> Value {
     json!({
         META_PROTOCOL_VERSION: version,
-        META_CLIENT_INFO: client_info(),
-        META_CLIENT_CAPABILITIES: {},
+        META_CLIENT_INFO: client_info(client),
+        META_CLIENT_CAPABILITIES: client.capabilities,
     })
 }
 
 /// `clientInfo` of both eras.
-fn client_info() -> Value {
-    json!({"name": "gatehouse", "title": "Gatehouse scanner", "version": env!("CARGO_PKG_VERSION")})
+fn client_info(client: &super::ClientIdentity) -> Value {
+    let mut info = json!({"name": client.name, "version": client.version});
+    if let Some(title) = &client.title {
+        info["title"] = json!(title);
+    }
+    info
 }
 
 /// `params` with the modern `_meta` merged in (a caller's `_meta` is replaced).
-fn with_meta(params: Option<Value>, version: &str) -> Value {
+fn with_meta(params: Option<Value>, version: &str, client: &super::ClientIdentity) -> Value {
     let mut params = match params {
         Some(Value::Object(map)) => map,
         _ => serde_json::Map::new(),
     };
-    params.insert("_meta".into(), request_meta(version));
+    params.insert("_meta".into(), request_meta(version, client));
     Value::Object(params)
 }
 
@@ -528,7 +536,7 @@ impl Crawler {
         params: Option<Value>,
     ) -> Result<Value, Fault> {
         let params = match transport.modern_version() {
-            Some(version) => Some(with_meta(params, version)),
+            Some(version) => Some(with_meta(params, version, &self.client)),
             None => params,
         };
         let mut authorised = false;
@@ -763,8 +771,8 @@ impl Crawler {
     ) -> Result<(Transport, Value), CrawlFailure> {
         let params = json!({
             "protocolVersion": OFFERED_PROTOCOL_VERSION,
-            "capabilities": {},
-            "clientInfo": client_info(),
+            "capabilities": self.client.capabilities,
+            "clientInfo": client_info(&self.client),
         });
         self.say(format_args!("initialize (transport {})", choice.as_str()));
         if choice != TransportChoice::Sse {
@@ -1681,6 +1689,7 @@ impl Held {
                     "resourcesListChanged": true,
                 }})),
                 version,
+                &self.crawler.client,
             )
         });
         self.crawler.next_id += 1;
@@ -1765,6 +1774,11 @@ impl Listening {
         }
     }
 
+    /// The server's SSE `retry` delay, in milliseconds, if it sent one.
+    pub(crate) fn retry_ms(&self) -> Option<u64> {
+        self.stream.retry_ms()
+    }
+
     /// Closes the stream and the conversation.
     pub(crate) async fn close(self) {
         drop(self.stream);
@@ -1805,7 +1819,11 @@ mod tests {
 
     #[test]
     fn modern_requests_carry_the_per_request_meta_keys() {
-        let params = with_meta(Some(json!({"cursor": "c"})), "2026-07-28");
+        let params = with_meta(
+            Some(json!({"cursor": "c"})),
+            "2026-07-28",
+            &crate::discovery::ClientIdentity::default(),
+        );
         assert_eq!(params["cursor"], "c");
         assert_eq!(params["_meta"][META_PROTOCOL_VERSION], "2026-07-28");
         assert_eq!(params["_meta"][META_CLIENT_INFO]["name"], "gatehouse");

@@ -185,6 +185,34 @@ impl Default for CrawlLimits {
     }
 }
 
+/// Who a crawl says it is: the `clientInfo` of `initialize` (2025-11-25,
+/// Lifecycle §Initialization) or of the `io.modelcontextprotocol/clientInfo`
+/// `_meta` key (2026-07-28, Basic §Per-request protocol fields), and the client
+/// capabilities it declares. The default is the scanner itself, declaring
+/// none; a bait-and-switch crawl (`monitor::identities`) poses as other clients.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientIdentity {
+    /// `clientInfo.name`.
+    pub name: String,
+    /// `clientInfo.title`, if any.
+    pub title: Option<String>,
+    /// `clientInfo.version`.
+    pub version: String,
+    /// The declared client capabilities (an object).
+    pub capabilities: serde_json::Value,
+}
+
+impl Default for ClientIdentity {
+    fn default() -> ClientIdentity {
+        ClientIdentity {
+            name: "gatehouse".into(),
+            title: Some("Gatehouse scanner".into()),
+            version: env!("CARGO_PKG_VERSION").into(),
+            capabilities: serde_json::json!({}),
+        }
+    }
+}
+
 /// Everything a crawl needs besides the URL.
 #[derive(Clone, Default)]
 pub struct CrawlOptions {
@@ -203,6 +231,8 @@ pub struct CrawlOptions {
     pub progress: bool,
     /// The crawl's bounds.
     pub limits: CrawlLimits,
+    /// Who the crawl says it is (default: the scanner, no capabilities).
+    pub client: ClientIdentity,
 }
 
 impl std::fmt::Debug for CrawlOptions {
@@ -217,6 +247,7 @@ impl std::fmt::Debug for CrawlOptions {
             .field("network", &self.network)
             .field("progress", &self.progress)
             .field("limits", &self.limits)
+            .field("client", &self.client)
             .finish()
     }
 }
@@ -413,6 +444,13 @@ impl Notifications {
     /// `Ok(None)` when the server closed the stream.
     pub async fn next(&mut self) -> Result<Option<String>, CrawlFailure> {
         self.listening.next().await
+    }
+
+    /// The reconnection delay the server asked for with an SSE `retry` line,
+    /// if any (MCP 2025-11-25, Transports §Resumability and Redelivery; the
+    /// HTML Living Standard's SSE `retry` field).
+    pub fn retry(&self) -> Option<Duration> {
+        self.listening.retry_ms().map(Duration::from_millis)
     }
 
     /// Closes the stream.

@@ -185,6 +185,14 @@ pub async fn run_workers(
         config.monitor.clone(),
         shutdown.clone(),
     )));
+    // Live watching: one loop per process; versions are shared out by lease
+    // rows (`storage::watch`), so each stream is held by one process.
+    handles.push(tokio::spawn(crate::monitor::watch::run_watchers(
+        db.clone(),
+        config.clone(),
+        format!("{}/watch", config.worker_id),
+        shutdown.clone(),
+    )));
     // Webhook deliveries: one loop per process, beside the scan loops.
     handles.push(tokio::spawn(crate::monitor::webhooks::run_deliveries(
         db.clone(),
@@ -215,20 +223,7 @@ pub(crate) async fn crawl_remote(
     url: &str,
     transport: TransportChoice,
 ) -> anyhow::Result<Snapshot> {
-    let mut options = config.crawl.clone();
-    options.transport = transport;
-    if let Some(vault) = &config.secrets {
-        crate::registry::crawl_secrets::apply(
-            db,
-            vault,
-            &version.server_id,
-            doc,
-            url,
-            &mut options,
-        )
-        .await
-        .map_err(|e| anyhow::Error::new(Permanent(e.to_string(), None)))?;
-    }
+    let options = crawl_options(db, config, version, doc, url, transport).await?;
     let snapshot = crawl_with_heartbeat(db, config, job, url, &options).await?;
     // Credentials are bound to the issuer that first gave them a token.
     if let Some(issuer) = snapshot
@@ -247,6 +242,35 @@ pub(crate) async fn crawl_remote(
         .await?;
     }
     Ok(snapshot)
+}
+
+/// The crawl options of `version`'s remote `url`: the worker's policy and
+/// bounds with the server's stored crawl credentials (a credential that
+/// cannot be unsealed is a permanent failure). Crawls, bait-and-switch crawls
+/// and the live watcher's streams all connect with these.
+pub(crate) async fn crawl_options(
+    db: &Db,
+    config: &WorkerConfig,
+    version: &versions::VersionRow,
+    doc: &serde_json::Value,
+    url: &str,
+    transport: TransportChoice,
+) -> anyhow::Result<CrawlOptions> {
+    let mut options = config.crawl.clone();
+    options.transport = transport;
+    if let Some(vault) = &config.secrets {
+        crate::registry::crawl_secrets::apply(
+            db,
+            vault,
+            &version.server_id,
+            doc,
+            url,
+            &mut options,
+        )
+        .await
+        .map_err(|e| anyhow::Error::new(Permanent(e.to_string(), None)))?;
+    }
+    Ok(options)
 }
 
 /// Crawls (or, for package-only servers, skips crawling), analyses and stores the scan.
@@ -312,7 +336,20 @@ async fn run_scan(
             if config.verify_remotes {
                 findings.extend(remote_ownership(db, config, version, &doc).await?);
             }
-            (Some(snapshot), Report::new(server, findings))
+            let mut report = Report::new(server, findings);
+            cross_check_identities(
+                db,
+                config,
+                job,
+                version,
+                &doc,
+                &url,
+                transport,
+                &snapshot,
+                &mut report,
+            )
+            .await?;
+            (Some(snapshot), report)
         }
     };
     let snapshot_text = snapshot
@@ -433,20 +470,21 @@ pub(crate) async fn crawl_with_heartbeat(
     url: &str,
     options: &CrawlOptions,
 ) -> anyhow::Result<Snapshot> {
-    let result = with_heartbeat(db, config, job, discovery::crawl(url, options)).await?;
-    result.map_err(|e| {
-        let message = format!("crawl failed ({}): {e}", e.code);
-        // A refused URL or policy will be refused again: no retry.
-        if e.retryable {
-            anyhow::anyhow!(message)
-        } else {
-            anyhow::Error::new(Permanent(message, auth_snapshot(&e)))
-        }
-    })
+    with_heartbeat(db, config, job, discovery::crawl(url, options))
+        .await?
+        .map_err(|e| {
+            let message = format!("crawl failed ({}): {e}", e.code);
+            // A refused URL or policy will be refused again: no retry.
+            if e.retryable {
+                anyhow::anyhow!(message)
+            } else {
+                anyhow::Error::new(Permanent(message, auth_snapshot(&e)))
+            }
+        })
 }
 
 /// Runs `work` while renewing the job's lease, so long work is not taken over.
-async fn with_heartbeat<T>(
+pub(crate) async fn with_heartbeat<T>(
     db: &Db,
     config: &WorkerConfig,
     job: &Job,
@@ -562,6 +600,41 @@ async fn scan_packages(
         return Ok((None, package_only_report(ReportServer::default()).findings));
     }
     Ok((snapshot, findings))
+}
+
+/// The bait-and-switch check of a crawled remote (`monitor::identities`):
+/// the same remote crawled again under other client names, within the
+/// configured bounds, while the job's lease is renewed. Its findings join the
+/// report (and its summary).
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn cross_check_identities(
+    db: &Db,
+    config: &WorkerConfig,
+    job: &Job,
+    version: &versions::VersionRow,
+    doc: &serde_json::Value,
+    url: &str,
+    transport: TransportChoice,
+    snapshot: &Snapshot,
+    report: &mut Report,
+) -> anyhow::Result<()> {
+    let settings = &config.monitor.identities;
+    if settings.clients.is_empty() {
+        return Ok(());
+    }
+    let options = crawl_options(db, config, version, doc, url, transport).await?;
+    let found = with_heartbeat(
+        db,
+        config,
+        job,
+        crate::monitor::identities::cross_check(url, &options, snapshot, settings),
+    )
+    .await?;
+    if !found.is_empty() {
+        report.findings.extend(found);
+        report.summary = analysis::Summary::of(&report.findings);
+    }
+    Ok(())
 }
 
 /// The remote to crawl: the first streamable-http one, else the first SSE one.

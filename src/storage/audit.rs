@@ -104,3 +104,40 @@ pub async fn actions(db: &Db) -> Result<Vec<String>, sqlx::Error> {
         .await?;
     rows.iter().map(|r| r.try_get("action")).collect()
 }
+
+/// A server's history as the audit log tells it: the monitor's verdicts
+/// (except plain matches and single failures) and every decision or status
+/// change of any of its versions, newest first, with the version string.
+pub async fn server_history(
+    db: &Db,
+    server_name: &str,
+    limit: i64,
+) -> Result<Vec<(AuditRow, String)>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT a.id, a.at, a.actor, a.action, a.subject, a.detail, v.version FROM audit_log a
+         JOIN versions v ON v.id = a.version_id
+         WHERE LOWER(v.server_name) = LOWER($1)
+           AND ((a.action LIKE 'version.%' AND a.action <> 'version.status') OR (a.action LIKE 'monitor.%' AND a.action NOT IN ('monitor.match', 'monitor.unreachable')))
+         ORDER BY a.id DESC LIMIT $2",
+    )
+    .bind(server_name)
+    .bind(limit)
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                AuditRow {
+                    id: r.try_get("id")?,
+                    at: r.try_get("at")?,
+                    actor: r.try_get("actor")?,
+                    action: r.try_get("action")?,
+                    subject: r.try_get("subject")?,
+                    detail: serde_json::from_str(&r.try_get::<String, _>("detail")?)
+                        .unwrap_or(Value::Null),
+                },
+                r.try_get("version")?,
+            ))
+        })
+        .collect()
+}

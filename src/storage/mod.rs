@@ -17,6 +17,7 @@ pub mod monitor;
 pub mod ownership;
 pub mod sessions;
 pub mod versions;
+pub mod watch;
 pub mod webhooks;
 
 #[cfg(test)]

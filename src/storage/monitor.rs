@@ -208,6 +208,8 @@ pub struct DueRescan {
     pub watched: bool,
     /// Whether a job of the version is already queued or running.
     pub busy: bool,
+    /// The shortest `ttlMs` hint of its last rescan, in seconds.
+    pub ttl_secs: Option<i64>,
 }
 
 /// Claims up to `limit` due schedule rows inside `tx` (`FOR UPDATE SKIP LOCKED`
@@ -223,7 +225,7 @@ pub async fn claim_due(
         super::Backend::Sqlite => "",
     };
     let sql = format!(
-        "SELECT s.version_id, i.interval_secs,
+        "SELECT s.version_id, i.interval_secs, s.ttl_secs,
                 CASE WHEN v.status = 'approved' OR (v.status = 'suspended' AND m.state = 'suspended') THEN 1 ELSE 0 END AS watched,
                 CASE WHEN EXISTS (SELECT 1 FROM jobs j WHERE j.version_id = s.version_id AND j.state IN ('queued', 'running')) THEN 1 ELSE 0 END AS busy
          FROM rescan_schedule s
@@ -245,6 +247,7 @@ pub async fn claim_due(
                 interval_secs: r.try_get("interval_secs")?,
                 watched: r.try_get::<i64, _>("watched")? != 0,
                 busy: r.try_get::<i64, _>("busy")? != 0,
+                ttl_secs: r.try_get("ttl_secs")?,
             })
         })
         .collect()

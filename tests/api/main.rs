@@ -24,4 +24,5 @@ mod publish;
 mod read_api;
 mod review;
 mod two_servers;
+mod watch;
 mod webhooks;

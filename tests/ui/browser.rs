@@ -443,3 +443,162 @@ async fn hostile_markup_in_a_description_shows_as_text_and_runs_nothing() {
     );
     browser.close().await;
 }
+
+/// A Streamable HTTP MCP server (older revision, JSON answers) whose tools the test changes.
+async fn spawn_changing_server(tools: std::sync::Arc<std::sync::Mutex<Vec<Value>>>) -> String {
+    use axum::extract::State;
+    use axum::response::IntoResponse;
+    type Tools = std::sync::Arc<std::sync::Mutex<Vec<Value>>>;
+    async fn handle(
+        State(tools): State<Tools>,
+        axum::Json(request): axum::Json<Value>,
+    ) -> axum::response::Response {
+        let Some(id) = request.get("id").cloned() else {
+            return axum::http::StatusCode::ACCEPTED.into_response();
+        };
+        let mut answer = match request["method"].as_str().unwrap_or_default() {
+            "initialize" => json!({"result": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "changing", "version": "1.0.0"}}}),
+            "tools/list" => json!({"result": {"tools": tools.lock().unwrap().clone()}}),
+            _ => json!({"error": {"code": -32601, "message": "method not found"}}),
+        };
+        answer["jsonrpc"] = json!("2.0");
+        answer["id"] = id;
+        axum::Json(answer).into_response()
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let app = axum::Router::new()
+        .route(
+            "/mcp",
+            axum::routing::post(handle).delete(|| async { axum::http::StatusCode::OK }),
+        )
+        .with_state(tools);
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+fn live_tool(name: &str, description: &str) -> Value {
+    json!({"name": name, "description": description, "inputSchema": {"type": "object", "properties": {"a": {"type": "number"}}}})
+}
+
+/// Issue 14, item 6: the "changed" queue filter, the banner of a suspended
+/// version and the server's history of changes per capability, after real
+/// monitor rescans of a server whose tools change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_reviewer_follows_a_drifting_server_through_the_changed_queue_the_banner_and_its_history()
+{
+    let mut app = TestApp::spawn(Backend::Sqlite).await;
+    let Some(browser) = Browser::start(&app).await else {
+        return;
+    };
+    app.worker.monitor.identities.clients.clear();
+    let name = "com.example/drifting";
+    let tools = std::sync::Arc::new(std::sync::Mutex::new(vec![
+        live_tool("add", "Adds two numbers."),
+        live_tool("echo", "Echoes the text back."),
+    ]));
+    let url = spawn_changing_server(tools.clone()).await;
+    let (publisher, _) = app.publisher("acme", &["com.example"]).await;
+    let doc = json!({"name": name, "description": "Drifts", "version": "1.0.0",
+        "remotes": [{"type": "streamable-http", "url": url}]});
+    let row = gatehouse::registry::publish::publish(
+        &app.db,
+        &gatehouse::discovery::NetPolicy::from_config(Some("1")).unwrap(),
+        &publisher,
+        doc.to_string().as_bytes(),
+    )
+    .await
+    .unwrap();
+    gatehouse::jobs::run_until_idle(&app.db, &app.worker)
+        .await
+        .unwrap();
+    let approved = reqwest::Client::new()
+        .post(format!(
+            "{}/api/v1/admin/servers/{}/versions/1.0.0/approve",
+            app.address,
+            enc(name)
+        ))
+        .bearer_auth(&app.admin_token)
+        .json(&json!({"note": "clean"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(approved.status().is_success());
+    let rescan = |app: &TestApp| {
+        let (db, worker, id) = (app.db.clone(), app.worker.clone(), row.id.clone());
+        async move {
+            gatehouse::monitor::request_rescan(&db, &id).await.unwrap();
+            assert_eq!(
+                gatehouse::jobs::run_until_idle(&db, &worker).await.unwrap(),
+                1
+            );
+        }
+    };
+
+    // A harmless edit of `echo`: the version is "changed".
+    tools.lock().unwrap()[1] = live_tool("echo", "Echoes the text back, trimmed.");
+    rescan(&app).await;
+    browser.sign_in("reviewer").await;
+    browser.goto("/admin/queue?status=changed").await;
+    browser.wait_for("#queue").await;
+    let queue = browser.text("#queue").await.to_lowercase();
+    assert!(queue.contains(name) && queue.contains("changed"), "{queue}");
+    browser.click("#queue a").await;
+    browser.wait_for(".review-head").await;
+    assert!(
+        browser
+            .client
+            .find(Locator::Css("#suspended"))
+            .await
+            .is_err(),
+        "no banner on an approved version"
+    );
+
+    // Poison in `add`: suspended, with a banner on its page.
+    tools.lock().unwrap()[0] = live_tool("add", POISON);
+    rescan(&app).await;
+    browser
+        .goto(&format!("/admin/servers/{}/versions/1.0.0", enc(name)))
+        .await;
+    browser.wait_for("#suspended").await;
+    let banner = browser.text("#suspended").await.to_lowercase();
+    assert!(banner.contains("suspended"), "{banner}");
+    assert!(banner.contains("high or critical finding"), "{banner}");
+    browser.screenshot("suspended").await;
+
+    // The history: per capability, what changed, what it introduced, what was decided.
+    browser.click("#suspended a").await;
+    browser.wait_for(".history-event").await;
+    assert_eq!(
+        browser.path().await,
+        format!("/admin/servers/{}/history", enc(name))
+    );
+    let events = browser
+        .js("return [...document.querySelectorAll('.history-event')].map(e => e.dataset.badge)")
+        .await;
+    let badges: Vec<&str> = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(
+        badges.contains(&"suspended") && badges.contains(&"changed"),
+        "{badges:?}"
+    );
+    let first = browser.text(".history-event").await;
+    assert!(first.contains("Suspended"), "{first}");
+    assert!(
+        first.contains("add") && first.contains("description"),
+        "{first}"
+    );
+    assert!(first.contains("GH-"), "the finding it introduced: {first}");
+    let all = browser.text("main").await;
+    assert!(all.contains("echo"), "{all}");
+    assert!(all.contains("Decision: approve"), "{all}");
+    browser.screenshot("history").await;
+    browser.close().await;
+}

@@ -34,6 +34,8 @@ pub struct TestApp {
     pub db: Db,
     /// An admin API token (to read results through the JSON API).
     pub admin_token: String,
+    /// Worker settings for driving the queue (scans and monitor rescans).
+    pub worker: gatehouse::jobs::WorkerConfig,
     /// The running server; dropped (stopped) before the directory is removed.
     _running: Running,
     _dir: tempfile::TempDir,
@@ -58,10 +60,13 @@ impl TestApp {
         let mut config = test_config(&url, dir.path(), PASSWORD);
         config.trusted_proxies = Some(trusted_proxies.join(","));
         let running = start(&config).await;
+        let mut worker = gatehouse::startup::worker_config(&config).expect("worker settings");
+        worker.allowlists = running.state().map(|s| s.allowlists.clone());
         let app = TestApp {
             address: running.url(),
             db: running.db().clone(),
             admin_token: String::new(),
+            worker,
             _running: running,
             _dir: dir,
         };

@@ -30,6 +30,22 @@ pub fn router() -> ApiRouter {
             ),
             set_interval,
         )
+        .get(
+            Operation::new(
+                "/api/v1/admin/servers/{name}/monitor/policy",
+                "A server's drift policy: {onDrift: suspend|narrow, reinstate}",
+                Access::Reviewer,
+            ),
+            get_policy,
+        )
+        .post(
+            Operation::new(
+                "/api/v1/admin/servers/{name}/monitor/policy",
+                "Set a server's drift policy: {onDrift: suspend|narrow, reinstate} (audited; null members take the default)",
+                Access::Admin,
+            ),
+            set_policy,
+        )
 }
 
 /// The JSON of a verdict (the `monitor` member of a version's detail too).
@@ -108,4 +124,78 @@ pub async fn set_interval(
     Ok(Json(
         json!({"name": name, "intervalSeconds": req.interval_seconds}),
     ))
+}
+
+/// Body of `POST /api/v1/admin/servers/{name}/monitor/policy`.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PolicyRequest {
+    /// `suspend` (default) or `narrow`: what a change that introduces a high
+    /// or critical finding does.
+    pub on_drift: Option<String>,
+    /// Whether a matching rescan reinstates a suspended version (default true).
+    pub reinstate: Option<bool>,
+}
+
+fn policy_json(name: &str, p: &crate::monitor::ServerPolicy) -> Value {
+    json!({"name": name, "onDrift": p.on_drift.as_str(), "reinstate": p.reinstate})
+}
+
+/// `GET /api/v1/admin/servers/{name}/monitor/policy`.
+pub async fn get_policy(
+    State(state): State<AppState>,
+    principal: Principal,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<Json<Value>, AppError> {
+    principal.require_reviewer()?;
+    let mut tx = state.db.begin().await?;
+    let Some((server_id, _, stored)) =
+        crate::storage::versions::find_server(&mut tx, &name).await?
+    else {
+        return Err(AppError::NotFound(format!("no server {name:?}")));
+    };
+    let policy = crate::monitor::server_policy(&mut tx, &server_id)
+        .await
+        .map_err(AppError::Internal)?;
+    tx.commit().await?;
+    Ok(Json(policy_json(&stored, &policy)))
+}
+
+/// `POST /api/v1/admin/servers/{name}/monitor/policy`: the server's drift
+/// policy (issue 14: suspend or narrow, reinstate or not), audited.
+pub async fn set_policy(
+    State(state): State<AppState>,
+    principal: Principal,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, AppError> {
+    principal.require_admin()?;
+    let req: PolicyRequest = super::parse_body(&headers, &body)?;
+    let on_drift = match req.on_drift.as_deref() {
+        None => crate::monitor::OnDrift::Suspend,
+        Some(s) => crate::monitor::OnDrift::parse(s).ok_or_else(|| AppError::Invalid {
+            kind: "invalid-policy",
+            detail: "unknown drift policy".into(),
+            errors: vec![crate::registry::server_json::FieldError {
+                pointer: "/onDrift".into(),
+                detail: "`suspend` or `narrow`".into(),
+            }],
+        })?,
+    };
+    let policy = crate::monitor::ServerPolicy {
+        on_drift,
+        reinstate: req.reinstate.unwrap_or(true),
+    };
+    let is_default = policy == crate::monitor::ServerPolicy::default();
+    let stored = crate::monitor::set_server_policy(
+        &state.db,
+        &principal.actor(),
+        &name,
+        (!is_default).then_some(&policy),
+    )
+    .await
+    .map_err(AppError::Internal)?
+    .ok_or_else(|| AppError::NotFound(format!("no server {name:?}")))?;
+    Ok(Json(policy_json(&stored, &policy)))
 }

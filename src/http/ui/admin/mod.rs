@@ -3,6 +3,7 @@
 //! catalogue.
 
 mod dashboard;
+mod history;
 mod queue;
 mod review;
 mod rules;
@@ -24,6 +25,7 @@ pub fn router() -> Router<AppState> {
         .route("/admin/queue", get(queue::show_queue))
         .route("/admin/servers", get(servers::show_servers))
         .route("/admin/rules", get(rules::show_rules))
+        .route("/admin/servers/{name}/history", get(history::show_history))
         .route(
             "/admin/servers/{name}/versions/{version}",
             get(review::show_review),

@@ -85,6 +85,9 @@ pub async fn render_queue(
     q: &QueueQuery,
 ) -> Result<String, UiError> {
     let status = q.status.clone().unwrap_or_else(|| "awaiting".into());
+    if status == "changed" {
+        return render_changed(state, page, q).await;
+    }
     let statuses = match status.as_str() {
         "awaiting" | "" => Status::AWAITING_REVIEW.to_vec(),
         "all" => Vec::new(),
@@ -147,6 +150,63 @@ pub async fn render_queue(
         q: search,
         page_no,
         pages,
+        statuses: Status::ALL.iter().map(|s| s.as_str()).collect(),
+        severities: Severity::ALL.iter().rev().map(|s| s.as_str()).collect(),
+    };
+    Ok(view.render()?)
+}
+
+/// The "changed" filter (issue 14): approved versions whose rescan found a
+/// change to a pinned capability, or added ones; each links to its review
+/// page (the diff, the one-click re-approval) — from the monitor's verdicts
+/// (`storage::monitor::list_attention`), not from a lifecycle status.
+async fn render_changed(
+    state: &AppState,
+    page: PageCtx,
+    q: &QueueQuery,
+) -> Result<String, UiError> {
+    let search = q.q.clone().unwrap_or_default();
+    let needle = search.trim().to_lowercase();
+    let rows = crate::storage::monitor::list_attention(&state.db, 500).await?;
+    let now = Utc::now();
+    let rows: Vec<QueueRow> = rows
+        .iter()
+        .filter(|r| r.monitor.state == "changed")
+        .filter(|r| needle.is_empty() || r.server_name.to_lowercase().contains(&needle))
+        .map(|r| {
+            let introduced: Vec<crate::analysis::Finding> =
+                serde_json::from_str(&r.monitor.findings).unwrap_or_default();
+            let max = introduced.iter().map(|f| f.severity).max();
+            let since = r
+                .monitor
+                .changed_at
+                .clone()
+                .unwrap_or_else(|| r.monitor.checked_at.clone());
+            QueueRow {
+                name: text::visible(&r.server_name),
+                version: text::visible(&r.version),
+                url: review_url(&r.server_name, &r.version),
+                status: "changed",
+                severity: max
+                    .map(|s| s.as_str().to_string())
+                    .unwrap_or_else(|| "none".into()),
+                age: age(&since, now),
+                updated: short_ts(&since),
+            }
+        })
+        .collect();
+    let view = QueuePage {
+        page,
+        total: rows.len() as i64,
+        rows,
+        prev_url: None,
+        next_url: None,
+        status: "changed".into(),
+        severity: String::new(),
+        sort: "newest".into(),
+        q: search,
+        page_no: 1,
+        pages: 1,
         statuses: Status::ALL.iter().map(|s| s.as_str()).collect(),
         severities: Severity::ALL.iter().rev().map(|s| s.as_str()).collect(),
     };

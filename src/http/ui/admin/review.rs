@@ -142,6 +142,20 @@ struct ReviewPage {
     serious: usize,
     /// Ownership findings (GH-OWN-*) an approval must explicitly override.
     ownership: usize,
+    /// For a suspended version: why, and since when (issue 14, item 6).
+    suspended: Option<SuspendedBanner>,
+    /// The server's history of changes.
+    history_url: String,
+}
+
+/// The banner of a suspended version's page.
+pub struct SuspendedBanner {
+    /// Why, in words.
+    reason: String,
+    /// Since when.
+    since: String,
+    /// The last rescan's error, for an unreachable server (hostile text).
+    error: Option<Text>,
 }
 
 /// `GET /admin/servers/{name}/versions/{version}`.
@@ -428,6 +442,36 @@ pub async fn render_review(
         .map(|s| (s.as_str(), summary.counts.get(s).copied().unwrap_or(0)))
         .collect();
     let allowed = |a: Action| lifecycle::transition(v.status, a).is_ok();
+    let suspended = if v.status == lifecycle::Status::Suspended {
+        let m = crate::storage::monitor::read(&state.db, &v.id).await?;
+        let m = m.filter(|m| m.state == "suspended");
+        Some(SuspendedBanner {
+            reason: match m.as_ref().and_then(|m| m.reason.as_deref()) {
+                Some("drift") => {
+                    "a rescan found a change that introduced a high or critical finding".into()
+                }
+                Some("unreachable") => {
+                    "the server could not be reached in several rescans in a row".into()
+                }
+                _ => "suspended".into(),
+            },
+            since: m
+                .as_ref()
+                .and_then(|m| m.changed_at.as_deref())
+                .map(short_ts)
+                .unwrap_or_else(|| short_ts(&v.updated_at)),
+            error: m
+                .as_ref()
+                .and_then(|m| m.last_error.as_deref())
+                .map(text::visible),
+        })
+    } else {
+        None
+    };
+    let history_url = format!(
+        "/admin/servers/{}/history",
+        super::super::enc(&v.server_name)
+    );
     let crawl = snap.crawl.clone().unwrap_or_default();
     let server_json = pretty(&server_json);
 
@@ -508,6 +552,8 @@ pub async fn render_review(
             .iter()
             .filter(|f| crate::review::OWNERSHIP_RULES.contains(&f.rule.as_str()))
             .count(),
+        suspended,
+        history_url,
     };
     Ok(view.render()?)
 }

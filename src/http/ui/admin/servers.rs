@@ -24,6 +24,7 @@ pub(super) struct ServersQuery {
 struct ServerRowView {
     name: Text,
     url: String,
+    history_url: String,
     publisher: Text,
     versions: i64,
     approved: i64,
@@ -66,6 +67,7 @@ pub(super) async fn show_servers(
             .map(|s| ServerRowView {
                 name: text::visible(&s.name),
                 url: format!("/admin/queue?status=all&q={}", enc(&s.name)),
+                history_url: format!("/admin/servers/{}/history", enc(&s.name)),
                 publisher: text::visible(&s.publisher),
                 versions: s.versions,
                 approved: s.approved,
