@@ -747,12 +747,16 @@ pub fn impersonation(sink: &mut Sink<'_>, snapshot: &Snapshot, ctx: &Context) {
     }
     if !own_server.is_empty() {
         let server = Target::server();
+        // Once per scan, not once per approved server: a registry holds
+        // thousands, and every rescan compares against all of them.
+        let own_skeleton = skeleton_of(own_server);
+        let own_chars = own_server.chars().count();
         for other in ctx
             .approved_servers
             .iter()
             .filter(|s| s.as_str() != own_server)
         {
-            if skeleton_of(other) == skeleton_of(own_server) {
+            if skeleton_of(other) == own_skeleton {
                 sink.add(
                     ids::IMP_CONFUSABLE,
                     Severity::High,
@@ -764,7 +768,10 @@ pub fn impersonation(sink: &mut Sink<'_>, snapshot: &Snapshot, ctx: &Context) {
                     ),
                     visible_codepoints(own_server),
                 );
-            } else if own_server.chars().count() >= 5 && strsim::levenshtein(other, own_server) == 1
+            } else if own_chars >= 5
+                // One edit changes the length by at most one character.
+                && other.chars().count().abs_diff(own_chars) <= 1
+                && strsim::levenshtein(other, own_server) == 1
             {
                 sink.add(
                     ids::IMP_NEAR,
