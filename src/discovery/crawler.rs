@@ -260,16 +260,24 @@ pub(crate) async fn run_prepared(
 
 /// The crawl over an already started process.
 async fn run_pipe(pipe: StdioPipe, options: &CrawlOptions) -> Result<Snapshot, CrawlFailure> {
-    // No network: the URL only names the target in messages; no header or
-    // credential is sent anywhere.
+    let (url, options) = stdio_target(options);
+    run_on(url, Some(pipe), &options).await
+}
+
+/// The target and options of a conversation over a process's stdio. No
+/// network: the URL only names the target in messages, and no header or
+/// credential is sent anywhere.
+fn stdio_target(options: &CrawlOptions) -> (Url, CrawlOptions) {
     let options = CrawlOptions {
         headers: Vec::new(),
         oauth: None,
         transport: TransportChoice::Auto,
         ..options.clone()
     };
-    let url = Url::parse("stdio://local/").expect("a constant URL");
-    run_on(url, Some(pipe), &options).await
+    (
+        Url::parse("stdio://local/").expect("a constant URL"),
+        options,
+    )
 }
 
 /// The crawl of `url`, or of `pipe` when given.
@@ -1607,13 +1615,7 @@ impl Held {
     ) -> Result<Held, CrawlFailure> {
         let pipe = StdioPipe::spawn_prepared(command, true)
             .map_err(|e| final_failure(crawl_codes::TRANSPORT, e))?;
-        let options = CrawlOptions {
-            headers: Vec::new(),
-            oauth: None,
-            transport: TransportChoice::Auto,
-            ..options.clone()
-        };
-        let url = Url::parse("stdio://local/").expect("a constant URL");
+        let (url, options) = stdio_target(options);
         let crawler = Crawler::new(&url, Some(pipe), &options, "gateway")?;
         Held::opened(crawler, url, &options).await
     }
