@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 use sqlx::Row;
+use sqlx::any::AnyRow;
 
 use super::{Db, Tx, now};
 
@@ -82,19 +83,19 @@ pub async fn list(db: &Db, filter: &AuditFilter, limit: i64) -> Result<Vec<Audit
     .bind(limit)
     .fetch_all(db.pool())
     .await?;
-    rows.iter()
-        .map(|r| {
-            Ok(AuditRow {
-                id: r.try_get("id")?,
-                at: r.try_get("at")?,
-                actor: r.try_get("actor")?,
-                action: r.try_get("action")?,
-                subject: r.try_get("subject")?,
-                detail: serde_json::from_str(&r.try_get::<String, _>("detail")?)
-                    .unwrap_or(Value::Null),
-            })
-        })
-        .collect()
+    rows.iter().map(audit_row).collect()
+}
+
+/// One audit row, decoded by column name.
+fn audit_row(r: &AnyRow) -> Result<AuditRow, sqlx::Error> {
+    Ok(AuditRow {
+        id: r.try_get("id")?,
+        at: r.try_get("at")?,
+        actor: r.try_get("actor")?,
+        action: r.try_get("action")?,
+        subject: r.try_get("subject")?,
+        detail: serde_json::from_str(&r.try_get::<String, _>("detail")?).unwrap_or(Value::Null),
+    })
 }
 
 /// Distinct audit actions, for the audit log's filter.
@@ -125,19 +126,6 @@ pub async fn server_history(
     .fetch_all(db.pool())
     .await?;
     rows.iter()
-        .map(|r| {
-            Ok((
-                AuditRow {
-                    id: r.try_get("id")?,
-                    at: r.try_get("at")?,
-                    actor: r.try_get("actor")?,
-                    action: r.try_get("action")?,
-                    subject: r.try_get("subject")?,
-                    detail: serde_json::from_str(&r.try_get::<String, _>("detail")?)
-                        .unwrap_or(Value::Null),
-                },
-                r.try_get("version")?,
-            ))
-        })
+        .map(|r| Ok((audit_row(r)?, r.try_get("version")?)))
         .collect()
 }
