@@ -446,25 +446,10 @@ pub fn windows(reading: &Reading, index: usize) -> Vec<Range<usize>> {
     out
 }
 
-/// Appends the features of sentence `index` of `reading` to `out` (bucket
-/// indices, sorted and without repeats).
-pub fn features(
-    plain: &str,
-    reading: &Reading,
-    index: usize,
-    place: Place<'_>,
-    out: &mut Vec<u32>,
-) {
-    let Some(s) = reading.sentences.get(index) else {
-        out.clear();
-        return;
-    };
-    features_of_tokens(plain, reading, index, s.tokens.clone(), place, out);
-}
-
-/// The features of the tokens `range` of sentence `index` (the whole
-/// sentence or one of its [`windows`]): words and shapes of those tokens,
-/// cues and requests of the sentence.
+/// Appends the features of the tokens `range` of sentence `index` (the
+/// whole sentence or one of its [`windows`]) to `out` (bucket indices,
+/// sorted and without repeats): words and shapes of those tokens, cues and
+/// requests of the sentence.
 pub fn features_of_tokens(
     plain: &str,
     reading: &Reading,
