@@ -435,7 +435,12 @@ async fn a_python_sdk_server_announcing_on_subscriptions_listen_is_rescanned_wit
     let _ = peer.kill().await;
 }
 
-async fn findings_of(app: &TestApp, name: &str) -> Vec<Value> {
+/// Publishes version 1.0.0 of `name` at `url`, runs its scan and returns
+/// the findings a reviewer sees.
+async fn scanned_findings(app: &TestApp, token: &str, name: &str, url: &str) -> Vec<Value> {
+    let r = app.publish(token, &remote_server(name, "1.0.0", url)).await;
+    assert_eq!(r.status(), StatusCode::CREATED);
+    app.drain_jobs().await;
     let detail: Value = app
         .get(
             &format!("/api/v1/admin/servers/{}/versions/1.0.0", enc(name)),
@@ -459,15 +464,7 @@ async fn a_tool_shown_only_to_claude_code_is_high_and_one_that_follows_capabilit
 
     // Bait-and-switch: the poisoned tool is listed only to `claude-code`.
     let switching = spawn_watched(Mode::ClaudeOnly, Duration::ZERO).await;
-    let r = app
-        .publish(
-            &token,
-            &remote_server("com.example/switch", "1.0.0", &switching.url),
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::CREATED);
-    app.drain_jobs().await;
-    let findings = findings_of(&app, "com.example/switch").await;
+    let findings = scanned_findings(&app, &token, "com.example/switch", &switching.url).await;
     let switch: Vec<&Value> = findings
         .iter()
         .filter(|f| f["rule"] == "GH-PRO-006")
@@ -502,15 +499,7 @@ async fn a_tool_shown_only_to_claude_code_is_high_and_one_that_follows_capabilit
 
     // A tool listed only to clients that declare `sampling`: explained, not high.
     let capable = spawn_watched(Mode::SamplingOnly, Duration::ZERO).await;
-    let r = app
-        .publish(
-            &token,
-            &remote_server("com.example/capable", "1.0.0", &capable.url),
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::CREATED);
-    app.drain_jobs().await;
-    let findings = findings_of(&app, "com.example/capable").await;
+    let findings = scanned_findings(&app, &token, "com.example/capable", &capable.url).await;
     assert!(
         findings
             .iter()
@@ -532,15 +521,7 @@ async fn a_tool_shown_only_to_claude_code_is_high_and_one_that_follows_capabilit
 
     // The honest fixture draws neither.
     let honest = spawn_watched(Mode::Honest, Duration::ZERO).await;
-    let r = app
-        .publish(
-            &token,
-            &remote_server("com.example/honest", "1.0.0", &honest.url),
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::CREATED);
-    app.drain_jobs().await;
-    let findings = findings_of(&app, "com.example/honest").await;
+    let findings = scanned_findings(&app, &token, "com.example/honest", &honest.url).await;
     assert!(
         findings
             .iter()
