@@ -5,7 +5,8 @@
 //! cargo run --example directive_explain -- TOOL_NAME "text to read"
 //! ```
 
-use gatehouse::analysis::directive::{self, Contract, lexicon};
+use gatehouse::analysis::directive::{self, Contract, Role, lexicon};
+use gatehouse::analysis::model::{self, Place};
 use gatehouse::analysis::normalize::Prepared;
 use gatehouse::analysis::rules::Names;
 
@@ -25,7 +26,27 @@ fn main() {
         println!("  marks    {:?}", s.marks);
         println!("  protective {}", s.protective());
     }
-    for a in directive::asks(&reading, &Contract::of_name(&name)) {
+    let contract = Contract::of_name(&name);
+    let asks = directive::asks(&reading, &contract);
+    for a in &asks {
         println!("ASK {:?} {:?} {}", a.kind, a.severity, a.why);
+    }
+    // The learned model's probability for each sentence, read as a
+    // description of this capability (as the analysis scores it).
+    let m = &*model::MODEL;
+    let place = Place {
+        role: Role::Description,
+        contract: &contract,
+        first: true,
+        hidden: false,
+        asks: &asks,
+    };
+    let mut buf = Vec::new();
+    for i in 0..reading.sentences.len() {
+        let p = model::sentence_probability(m, &prepared.plain, &reading, i, place, &mut buf);
+        println!(
+            "P {p:.3} (high {}, support {}) sentence {i}",
+            m.high, m.support
+        );
     }
 }

@@ -410,7 +410,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         SOLICIT,
-        "reply+with respond+with type enter re-enter provide share paste send+us send+back submit give confirm+your upload+your read+out",
+        "reply+with respond+with type enter re-enter provide share paste send+us send+back submit give confirm+your upload+your read+out confirm+their re-enter+their verify+their",
     ),
     (
         SELL,
@@ -447,14 +447,14 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         N_STRONG,
-        "payment+card card+details saved+card saved+cards card+reader bank+pin master+password online-banking",
+        "payment+card card+details saved+card saved+cards card+reader bank+pin master+password online-banking bank+login banking+login bank+credentials banking+credentials",
     ),
     (N_LOCAL, "browser+profile saved+passwords"),
     (V_ALTER | BASE, "double triple halve"),
     (V_ALTER, "doubles doubled triples tripled halves halved"),
     (
         V_SEND,
-        "publishes published routes syndicates reports+to logged+to",
+        "publishes published routes syndicates reports+to logged+to passed+on+to passed+to passes+on+to handed+to handed+over+to hands+over+to",
     ),
     (V_RUN | BASE, "install reinstall download"),
     (V_RUN, "installs installed installing downloads downloaded"),
@@ -465,7 +465,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     (N_RESULT, "summary summaries digest recap overview"),
     (
         N_SAFEGUARD,
-        "confirm confirmation+step are+you+sure double-check",
+        "confirm confirmation+step are+you+sure double-check audit+trail audit+log audit+logs audit+logging",
     ),
     (
         V_TELL | BASE | DISCLOSE,
@@ -489,7 +489,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     (SELL, "resale rents+out"),
     (
         EXTERNAL,
-        "advertisers advertising+partners advertising+networks ad+networks ad+network data+brokers data+broker marketers marketing+partners",
+        "advertisers advertising+partners advertising+networks advertising+network ad+networks ad+network data+brokers data+broker marketers marketing+partners",
     ),
 ];
 
@@ -906,11 +906,27 @@ const OTHERS: &[(Cues, &str)] = &[
         N_DATA,
         "standort gerätekennung adresse telefonnummer sozialversicherungsnummer tastatureingaben bildschirminhalte dirección ubicación teléfono endereço localização telefone localisation téléphone indirizzo posizione adres konum",
     ),
+    // What a detector detects, and examples it quotes (es, pt, it, fr, de,
+    // nl, pl, tr): a security product listing attacks mentions them.
+    (
+        DETECT,
+        "detecta detectan detectar detección detecção deteta detetar identifica identifican rileva rilevare riconosce détecte détectent détecter détection repère signale erkennt erkennen erkennung markiert klassifiziert detecteert herkent wykrywa wykrywanie algılar tespit",
+    ),
+    (
+        EXAMPLE,
+        "ejemplo ejemplos por+ejemplo exemplo exemplos por+exemplo esempio esempi ad+esempio exemple exemples par+exemple beispiel beispiele beispielsweise z.b bijvoorbeeld przykład przykładowo örneğin",
+    ),
 ];
 
 /// Stems, for inflecting languages (and a few English families).
 const STEMS: &[(Cues, &str)] = &[
     (V_SEND, "exfiltrat* forwar* transmi* upload*"),
+    // Detection and examples in Russian and Korean.
+    (
+        DETECT,
+        "обнаружива* обнаруж* выявля* распозна* детектир* 탐지* 감지* 식별*",
+    ),
+    (EXAMPLE, "например пример примеры 예를+들어 예시 예컨대"),
     (V_COLLECT, "harvest* keylog*"),
     // Russian.
     (YOU, "ты тебе тебя твой твоя твои вы вам вас ваш ваша ваши"),
@@ -1151,6 +1167,11 @@ const STEMS: &[(Cues, &str)] = &[
 
 /// Chinese and Japanese, matched as substrings.
 const UNSPACED: &[(Cues, &str)] = &[
+    (
+        DETECT,
+        "检测 檢測 识别 識別 侦测 偵測 检出 検出 検知 判定する 扫描 掃描 スキャン",
+    ),
+    (EXAMPLE, "例如 比如 诸如 諸如 例えば たとえば 举例 舉例"),
     (YOU, "你 您 あなた 君"),
     (
         AGENT,

@@ -1710,8 +1710,12 @@ fn classify(
     let pretext =
         cq & PHISH != 0 && (cq & (N_SECRET | N_STRONG | MONEY) != 0 || destination || has(N_ROUTE));
     let to_user = tells_user || has(ANSWERING) || (has(USER) && has(MODAL | PLEASE));
+    // "Tell the employee … they must confirm their bank login at <url>": whoever
+    // the agent is told to address is the user.
+    let tells_anyone = dir(V_TELL) && (destination || cq & PHISH != 0);
     if (to_user && (pretext || solicits_secret))
         || (has(USER) && solicits_secret && cq & (V_TELL | SOLICIT) != 0)
+        || (tells_anyone && solicits_secret)
     {
         if !(contract.secret_store && !destination && cq & PHISH == 0) {
             push(
@@ -1858,7 +1862,11 @@ fn classify(
     let consequential =
         d & (V_RUN | V_SEND | V_ALTER | V_PUT | V_CALL) != 0 || has(DESTRUCTIVE | MONEY);
     let without_asking = m.without_asking && consequential;
+    // "Set log=false to skip the audit trail": a setting made in order to
+    // switch a safeguard off.
+    let set_to_disable = dir(V_ALTER) && has(V_DISABLE) && has(N_SAFEGUARD);
     let safeguard_off = (dir(V_DISABLE) && has(N_SAFEGUARD))
+        || set_to_disable
         || m.safeguard_off
         || (m.off_word && (dir(V_ALTER) || has(MODAL | SEQ)))
         || (has(V_PREFER) && has(TRUST) && (has(SELF) || has(N_TOOL)) && dir(V_PREFER))

@@ -84,9 +84,14 @@ pub fn check(
     // request (it may support it). Most sentences of honest text are
     // neither ("Repository owner"), and scoring costs most of the analysis.
     let mut features = Vec::new();
+    let describes: Vec<bool> = reading
+        .sentences
+        .iter()
+        .map(|s| describes(s, subject.role))
+        .collect();
     let probabilities: Vec<f32> = (0..reading.sentences.len())
         .map(|i| {
-            if speaks[i] || asks.iter().any(|a| a.index == i) {
+            if speaks[i] || describes[i] || asks.iter().any(|a| a.index == i) {
                 model::sentence_probability(
                     model,
                     &subject.text.plain,
@@ -131,8 +136,8 @@ pub fn check(
         .enumerate()
         .max_by(|a, b| a.1.total_cmp(b.1));
     if let Some((index, &p)) = best {
-        let severity = if p >= model.high && speaks[index] && !reading.sentences[index].protective()
-        {
+        let alone = speaks[index] || (describes[index] && p >= DESCRIPTIVE_HIGH);
+        let severity = if p >= model.high && alone && !reading.sentences[index].protective() {
             Severity::High
         } else if p >= model.medium {
             Severity::Medium
@@ -173,6 +178,22 @@ fn speaks(s: &SentenceCues, hidden: bool) -> bool {
             != 0;
     (addresses && !presenting) || hidden
 }
+
+/// Whether a sentence describes an action (a verb of some family, in
+/// prose, not a name split into words) without addressing anyone: "Valuations
+/// are also forwarded, with the owner's address, to our acquisitions team".
+/// The model reports such a sentence alone only when it is very sure
+/// ([`DESCRIPTIVE_HIGH`]).
+fn describes(s: &SentenceCues, role: Role) -> bool {
+    role != Role::Name && s.cues & directive::VERBS != 0
+}
+
+/// The probability at or above which the model reports a describing
+/// sentence alone at high. Chosen on three validation folds of the training
+/// side (`detector_eval --split val:K`): 0.99 caught 3–4 % more attacks for
+/// at most one more honest capability a fold; 0.98 and 0.97 added false
+/// positives for little more.
+const DESCRIPTIVE_HIGH: f32 = 0.99;
 
 /// What part of a capability a field is.
 pub fn role_of(field: &TextField<'_>) -> Role {
