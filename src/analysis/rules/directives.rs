@@ -80,9 +80,10 @@ pub fn check(
         .map(|s| speaks(s, hidden))
         .collect();
     // The model is asked only about sentences whose opinion can matter: one
-    // that speaks to someone (it may report alone) or one a rule read as a
-    // request (it may support it). Most sentences of honest text are
-    // neither ("Repository owner"), and scoring costs most of the analysis.
+    // that speaks to someone or describes an action (it may report alone)
+    // or one a rule read as a request (it may support it). Most sentences
+    // of honest text are none of these ("Repository owner"), and scoring
+    // costs most of the analysis.
     let mut features = Vec::new();
     let describes: Vec<bool> = reading
         .sentences
