@@ -924,7 +924,7 @@ const STEMS: &[(Cues, &str)] = &[
     // Detection and examples in Russian and Korean.
     (
         DETECT,
-        "обнаружива* обнаруж* выявля* распозна* детектир* 탐지* 감지* 식별*",
+        "обнаруж* выявля* распозна* детектир* 탐지* 감지* 식별*",
     ),
     (EXAMPLE, "например пример примеры 예를+들어 예시 예컨대"),
     (V_COLLECT, "harvest* keylog*"),

@@ -1862,11 +1862,9 @@ fn classify(
     let consequential =
         d & (V_RUN | V_SEND | V_ALTER | V_PUT | V_CALL) != 0 || has(DESTRUCTIVE | MONEY);
     let without_asking = m.without_asking && consequential;
-    // "Set log=false to skip the audit trail": a setting made in order to
-    // switch a safeguard off.
-    let set_to_disable = dir(V_ALTER) && has(V_DISABLE) && has(N_SAFEGUARD);
-    let safeguard_off = (dir(V_DISABLE) && has(N_SAFEGUARD))
-        || set_to_disable
+    // A safeguard switched off, or a setting made in order to switch one
+    // off ("set log=false to skip the audit trail").
+    let safeguard_off = (has(N_SAFEGUARD) && (dir(V_DISABLE) || (dir(V_ALTER) && has(V_DISABLE))))
         || m.safeguard_off
         || (m.off_word && (dir(V_ALTER) || has(MODAL | SEQ)))
         || (has(V_PREFER) && has(TRUST) && (has(SELF) || has(N_TOOL)) && dir(V_PREFER))
