@@ -83,8 +83,29 @@ const MIN_PROSE_BYTES: usize = 5;
 /// Longest string remembered as clean (see `analyze`).
 const MAX_CACHED_BYTES: usize = 160;
 
+/// Builds the analysis's tables (vocabulary, phrase automaton, learned
+/// model), which the first analysis in a process would otherwise build
+/// first. A command that reads or crawls a snapshot before analysing it
+/// calls this on another thread, so the tables are built meanwhile.
+pub fn warm_up() {
+    std::sync::LazyLock::force(&directive::lexicon::LEXICON);
+    std::sync::LazyLock::force(&phrases::PHRASES);
+    std::sync::LazyLock::force(&model::MODEL);
+}
+
 /// Analyses a snapshot.
 pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Report {
+    analyze_on(snapshot, ctx, rules, None)
+}
+
+/// [`analyze`] on `threads` threads (by default as many as [`threads_for`]
+/// the snapshot's text). The report is the same for any number.
+fn analyze_on(
+    snapshot: &Snapshot,
+    ctx: &Context,
+    rules: &RulesConfig,
+    threads: Option<usize>,
+) -> Report {
     let server = snapshot
         .server_info
         .as_ref()
@@ -97,6 +118,97 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
     let mut collected = collect::collect(snapshot);
     let names = rules::Names::of(snapshot, &ctx.approved_tools, collected.take_schema_words());
     let fields = collected.fields();
+    let threads = threads.unwrap_or_else(|| threads_for(&fields));
+    let tokens = read_all_fields(&mut sink, &fields, &names, rules, threads);
+    rules::names::impersonation(&mut sink, snapshot, ctx);
+    rules::names::duplicates(&mut sink, snapshot);
+    rules::names::quality(&mut sink, snapshot);
+    rules::schema::check(&mut sink, snapshot);
+    rules::bloat::check(&mut sink, snapshot, tokens);
+    rules::protocol::check(&mut sink, snapshot);
+    rules::annotations::check(&mut sink, snapshot);
+    Report::new(server, escalate(sink.into_findings(), rules))
+}
+
+/// Text of at least this many bytes per thread is read on several threads.
+const BYTES_PER_THREAD: usize = 32 * 1024;
+
+/// Most threads one analysis uses.
+const MAX_THREADS: usize = 4;
+
+/// How many threads to read `fields` on: one per [`BYTES_PER_THREAD`] of
+/// text, at most one per core and [`MAX_THREADS`]. A typical server (a few
+/// kilobytes) is read on the calling thread.
+fn threads_for(fields: &[collect::TextField<'_>]) -> usize {
+    let bytes: usize = fields.iter().map(|f| f.text.len()).sum();
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    (bytes / BYTES_PER_THREAD).clamp(1, cores.clamp(1, MAX_THREADS))
+}
+
+/// Runs the per-field rules over every field into `sink` and returns the
+/// fields' token count (for the bloat rules).
+///
+/// Fields are independent of each other (the rules see one field and the
+/// server-wide `names`), so with `threads` > 1 they are cut into that many
+/// runs of similar size, each read into a sink of its own on its own
+/// thread, and the runs' findings are added to `sink` in field order: the
+/// findings, their order and their de-duplication are exactly those of one
+/// thread reading every field. A panic on any thread is raised again on
+/// the caller's, where the worker's guard catches it.
+fn read_all_fields(
+    sink: &mut rules::Sink<'_>,
+    fields: &[collect::TextField<'_>],
+    names: &rules::Names,
+    config: &RulesConfig,
+    threads: usize,
+) -> usize {
+    if threads <= 1 {
+        return read_fields(sink, fields, names);
+    }
+    let total: usize = fields.iter().map(|f| f.text.len()).sum();
+    let share = total.div_ceil(threads).max(1);
+    let mut runs: Vec<&[collect::TextField<'_>]> = Vec::with_capacity(threads);
+    let (mut start, mut bytes) = (0, 0);
+    for (i, f) in fields.iter().enumerate() {
+        bytes += f.text.len();
+        if bytes >= share && runs.len() + 1 < threads {
+            runs.push(&fields[start..=i]);
+            (start, bytes) = (i + 1, 0);
+        }
+    }
+    runs.push(&fields[start..]);
+    let read_run = |run: &[collect::TextField<'_>]| {
+        let mut own = rules::Sink::new(config);
+        let tokens = read_fields(&mut own, run, names);
+        (own.into_findings(), tokens)
+    };
+    let results: Vec<(Vec<Finding>, usize)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = runs[1..]
+            .iter()
+            .map(|run| scope.spawn(move || read_run(run)))
+            .collect();
+        let first = read_run(runs[0]);
+        std::iter::once(first)
+            .chain(handles.into_iter().map(|h| match h.join() {
+                Ok(result) => result,
+                Err(panic) => std::panic::resume_unwind(panic),
+            }))
+            .collect()
+    });
+    let mut tokens = 0;
+    for (findings, run_tokens) in results {
+        sink.absorb(findings);
+        tokens += run_tokens;
+    }
+    tokens
+}
+
+/// The per-field rules over `fields`, on this thread; returns their tokens.
+fn read_fields(
+    sink: &mut rules::Sink<'_>,
+    fields: &[collect::TextField<'_>],
+    names: &rules::Names,
+) -> usize {
     // Servers repeat strings ("Repository owner" in every tool): a string
     // that yielded nothing once yields nothing again, since the text rules
     // depend only on the string, its kind and the server-wide names.
@@ -109,7 +221,7 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
     let mut tokens = 0usize;
     // One plain-text buffer for every field in turn.
     let mut buffer = String::new();
-    for field in &fields {
+    for field in fields {
         tokens += rules::bloat::field_tokens(field);
         let cacheable = field.text.len() <= MAX_CACHED_BYTES;
         let slot = if cacheable {
@@ -123,7 +235,7 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
         let reported = sink.reported();
         let prepared = Prepared::with_buffer(field.text, std::mem::take(&mut buffer));
         let hidden = prepared.hidden();
-        rules::hidden::check(&mut sink, field, &prepared, &hidden);
+        rules::hidden::check(sink, field, &prepared, &hidden);
         // Prose is read as text; names and keys are read as the words they
         // are made of (`ignore_previous_instructions`); URIs are identifiers
         // that the hidden-content and name rules cover.
@@ -131,8 +243,8 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
         match field.kind {
             FieldKind::Prose if prepared.plain.len() >= MIN_PROSE_BYTES => {
                 rules::text::check(
-                    &mut sink,
-                    &names,
+                    sink,
+                    names,
                     &Subject {
                         field,
                         text: &prepared,
@@ -145,8 +257,8 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
                 if let Some(words) = rules::directives::name_text(field.text) {
                     let spoken = Prepared::new(&words);
                     rules::text::check(
-                        &mut sink,
-                        &names,
+                        sink,
+                        names,
                         &Subject {
                             field,
                             text: &spoken,
@@ -161,8 +273,8 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
         for h in &hidden {
             let decoded = Prepared::new(&h.text);
             rules::text::check(
-                &mut sink,
-                &names,
+                sink,
+                names,
                 &Subject {
                     field,
                     text: &decoded,
@@ -178,14 +290,7 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
             slot.insert(());
         }
     }
-    rules::names::impersonation(&mut sink, snapshot, ctx);
-    rules::names::duplicates(&mut sink, snapshot);
-    rules::names::quality(&mut sink, snapshot);
-    rules::schema::check(&mut sink, snapshot);
-    rules::bloat::check(&mut sink, snapshot, tokens);
-    rules::protocol::check(&mut sink, snapshot);
-    rules::annotations::check(&mut sink, snapshot);
-    Report::new(server, escalate(sink.into_findings(), rules))
+    tokens
 }
 
 /// One text as the directive model and the learned model read it: what
@@ -294,4 +399,106 @@ fn escalate(mut findings: Vec<Finding>, rules: &RulesConfig) -> Vec<Finding> {
         }
     }
     findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every tool of the analysis fixtures, several times over with each
+    /// copy's strings made distinct, and the copies' tools in the same
+    /// fields with repeats, so that runs split inside capabilities, repeated
+    /// strings fall into different runs, and one rule × field is reported
+    /// in more than one run.
+    fn large_snapshot() -> Snapshot {
+        let mut tools = Vec::new();
+        for dir in ["honest", "attacks"] {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/analysis")
+                .join(dir);
+            let mut paths: Vec<_> = std::fs::read_dir(root)
+                .expect("fixtures")
+                .map(|e| e.expect("entry").path())
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .filter(|p| p.file_name().is_some_and(|n| n != "labels.json"))
+                .collect();
+            paths.sort();
+            for p in paths {
+                let snap: Snapshot =
+                    serde_json::from_slice(&std::fs::read(p).expect("read")).expect("snapshot");
+                tools.extend(snap.tools);
+            }
+        }
+        let mut all = Vec::new();
+        for copy in 0..6 {
+            for t in &tools {
+                let mut t = t.clone();
+                if copy % 2 == 1 {
+                    t.name = format!("{}_{copy}", t.name);
+                    t.description = t.description.map(|d| format!("{d} ({copy})"));
+                }
+                all.push(t);
+            }
+        }
+        Snapshot {
+            tools: all,
+            ..Snapshot::default()
+        }
+    }
+
+    #[test]
+    fn reading_fields_on_several_threads_reports_exactly_what_one_thread_does() {
+        let snapshot = large_snapshot();
+        let config = RulesConfig::default();
+        let read = |threads: usize| {
+            let mut collected = collect::collect(&snapshot);
+            let names = rules::Names::of(&snapshot, &[], collected.take_schema_words());
+            let fields = collected.fields();
+            let mut sink = rules::Sink::new(&config);
+            let tokens = read_all_fields(&mut sink, &fields, &names, &config, threads);
+            (sink.into_findings(), tokens)
+        };
+        let (one, one_tokens) = read(1);
+        assert!(
+            one.iter().filter(|f| f.severity >= Severity::High).count() > 20,
+            "the snapshot has attacks to find"
+        );
+        for threads in [2, 3, 4, 7] {
+            let (many, tokens) = read(threads);
+            assert_eq!(
+                tokens, one_tokens,
+                "{threads} threads count the same tokens"
+            );
+            assert_eq!(
+                many, one,
+                "{threads} threads report the same findings in the same order"
+            );
+        }
+        let ctx = Context {
+            approved_tools: vec![("search_repositories".into(), "github".into())],
+            approved_servers: vec!["github".into()],
+        };
+        let one = analyze_on(&snapshot, &ctx, &config, Some(1));
+        for threads in [2, 4] {
+            assert_eq!(
+                analyze_on(&snapshot, &ctx, &config, Some(threads)),
+                one,
+                "the whole report on {threads} threads"
+            );
+        }
+        assert_eq!(analyze(&snapshot, &ctx, &config), one);
+    }
+
+    #[test]
+    fn a_typical_server_is_read_on_the_calling_thread() {
+        let snapshot: Snapshot = serde_json::from_value(serde_json::json!({
+            "tools": (0..40).map(|i| serde_json::json!({
+                "name": format!("tool_{i}"),
+                "description": "Lists the open issues of a repository, newest first.",
+                "inputSchema": {"type": "object"}
+            })).collect::<Vec<_>>()
+        }))
+        .expect("snapshot");
+        assert_eq!(threads_for(&collect::collect(&snapshot).fields()), 1);
+    }
 }

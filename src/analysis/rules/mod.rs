@@ -110,14 +110,7 @@ impl<'c> Sink<'c> {
             return;
         }
         let severity = self.config.severity_for(rule, severity);
-        let same = |f: &Finding| f.rule == rule && f.target == *target && f.field == field;
-        let key = self.keys.hash_one((rule, target, field));
-        let existing = match self.index.get(&key) {
-            Some(&i) if same(&self.findings[i]) => Some(i),
-            // Two keys with one 64-bit hash: look the key up the slow way.
-            Some(_) => self.findings.iter().position(same),
-            None => None,
-        };
+        let (key, existing) = self.existing(rule, target, field);
         if existing.is_some_and(|i| self.findings[i].severity >= severity) {
             return;
         }
@@ -131,12 +124,46 @@ impl<'c> Sink<'c> {
             message,
             evidence,
         };
+        self.put(key, existing, finding);
+    }
+
+    /// The key of (rule, target, field) and the index of the finding
+    /// already kept for it, if any.
+    fn existing(&self, rule: &str, target: &Target, field: &str) -> (u64, Option<usize>) {
+        let same = |f: &Finding| f.rule == rule && f.target == *target && f.field == field;
+        let key = self.keys.hash_one((rule, target, field));
+        let existing = match self.index.get(&key) {
+            Some(&i) if same(&self.findings[i]) => Some(i),
+            // Two keys with one 64-bit hash: look the key up the slow way.
+            Some(_) => self.findings.iter().position(same),
+            None => None,
+        };
+        (key, existing)
+    }
+
+    /// Keeps `finding`, replacing the one at `existing` or after all others.
+    fn put(&mut self, key: u64, existing: Option<usize>, finding: Finding) {
         match existing {
             Some(i) => self.findings[i] = finding,
             None => {
                 self.index.entry(key).or_insert(self.findings.len());
                 self.findings.push(finding);
             }
+        }
+    }
+
+    /// Adds the findings of another sink of the same configuration (one
+    /// that read a later run of fields), as if they had been reported here:
+    /// configuration is already applied, and de-duplication keeps the first
+    /// of the most severe findings for each rule, target and field.
+    pub fn absorb(&mut self, findings: Vec<Finding>) {
+        for finding in findings {
+            self.reports += 1;
+            let (key, existing) = self.existing(&finding.rule, &finding.target, &finding.field);
+            if existing.is_some_and(|i| self.findings[i].severity >= finding.severity) {
+                continue;
+            }
+            self.put(key, existing, finding);
         }
     }
 
