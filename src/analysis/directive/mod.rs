@@ -351,12 +351,23 @@ impl Contract {
 
     /// Adds the words of a name to what the contract covers.
     pub fn add_name(&mut self, name: &str) {
+        // Every word of every field's contract is looked up here: a map,
+        // not a scan of the tables.
+        static WORDS: std::sync::LazyLock<crate::analysis::FastMap<&'static str, (Cues, bool)>> =
+            std::sync::LazyLock::new(|| {
+                let mut map = crate::analysis::FastMap::default();
+                for &(word, cues) in CONTRACT_WORDS {
+                    map.entry(word).or_insert((0, false)).0 |= cues;
+                }
+                for &word in SECRET_STORE_WORDS {
+                    map.entry(word).or_insert((0, false)).1 = true;
+                }
+                map
+            });
         for w in name_words(name) {
-            if let Some((_, cues)) = CONTRACT_WORDS.iter().find(|(k, _)| *k == w) {
+            if let Some(&(cues, secret_store)) = WORDS.get(w.as_str()) {
                 self.covers |= cues;
-            }
-            if SECRET_STORE_WORDS.contains(&w.as_str()) {
-                self.secret_store = true;
+                self.secret_store |= secret_store;
             }
         }
     }

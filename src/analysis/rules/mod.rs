@@ -189,6 +189,14 @@ pub fn default_severity(rule: &str) -> Severity {
     catalogue::rule(rule).map_or(Severity::Medium, |r| r.severity)
 }
 
+/// Shortest tail of a tool name that counts as the tool's name (shorter
+/// tails such as `get` or `list` are ordinary words).
+const MIN_MOUNTED_TAIL: usize = 6;
+
+/// Longest tail kept: a hostile name of many thousand `_` would otherwise
+/// store the square of its length.
+const MAX_MOUNTED_TAIL: usize = 128;
+
 /// What the text rules need to know about the server as a whole.
 #[derive(Debug, Default)]
 pub struct Names {
@@ -203,8 +211,10 @@ pub struct Names {
     /// What the server as a whole is for (its tools' contracts together),
     /// the contract of `instructions` and other server-level text.
     pub server_contract: crate::analysis::directive::Contract,
-    /// The server's tool names, lower-cased.
-    tool_names: Vec<String>,
+    /// Every tail of the server's tool names (lower-cased) that follows a
+    /// `_`, `-` or `.`: the names a tool goes by without the prefix its
+    /// server mounts it under (`get_attachments` of `confluence_get_attachments`).
+    mounted_tails: std::collections::HashSet<String, ahash::RandomState>,
     /// Each capability's contract, by name, computed once: every field of a
     /// capability is read against it.
     contracts: FastMap<String, crate::analysis::directive::Contract>,
@@ -231,10 +241,17 @@ impl Names {
                 .collect(),
             own_words: schema_words,
             server_contract: Default::default(),
-            tool_names: snapshot
+            mounted_tails: snapshot
                 .tools
                 .iter()
-                .map(|t| t.name.to_lowercase())
+                .flat_map(|t| {
+                    let name = t.name.to_lowercase();
+                    name.match_indices(['_', '-', '.'])
+                        .map(|(i, _)| &name[i + 1..])
+                        .filter(|tail| (MIN_MOUNTED_TAIL..=MAX_MOUNTED_TAIL).contains(&tail.len()))
+                        .map(str::to_string)
+                        .collect::<Vec<_>>()
+                })
                 .collect(),
             contracts: FastMap::default(),
         };
@@ -281,11 +298,46 @@ impl Names {
         let bare = ident.rsplit(['.', '/']).next().unwrap_or(ident);
         self.own_words.contains(ident)
             || self.own_words.contains(bare)
-            || (bare.len() >= 6
-                && self.tool_names.iter().any(|t| {
-                    t.len() > bare.len()
-                        && t.ends_with(bare)
-                        && matches!(t.as_bytes()[t.len() - bare.len() - 1], b'_' | b'-' | b'.')
-                }))
+            || (bare.len() >= MIN_MOUNTED_TAIL && self.mounted_tails.contains(bare))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names_of(tools: &[&str]) -> Names {
+        let snapshot: Snapshot = serde_json::from_value(serde_json::json!({
+            "tools": tools.iter().map(|n| serde_json::json!({
+                "name": n, "inputSchema": {"type": "object"}
+            })).collect::<Vec<_>>()
+        }))
+        .expect("snapshot");
+        Names::of(&snapshot, &[], Default::default())
+    }
+
+    #[test]
+    fn a_tool_is_own_also_without_the_prefix_its_server_mounts_it_under() {
+        let names = names_of(&["confluence_get_attachments", "Jira-Create_Issue"]);
+        for own in [
+            "confluence_get_attachments",
+            "get_attachments",
+            "attachments",
+            "create_issue",
+            "mcp/create_issue",
+        ] {
+            assert!(names.is_own(own), "{own}");
+        }
+        for foreign in ["nfluence_get_attachments", "get_attachment", "delete_issue"] {
+            assert!(!names.is_own(foreign), "{foreign}");
+        }
+    }
+
+    #[test]
+    fn a_name_made_of_thousands_of_parts_is_indexed_in_bounded_space() {
+        let hostile = "ab_".repeat(30_000);
+        let names = names_of(&[&hostile]);
+        assert!(names.mounted_tails.len() <= MAX_MOUNTED_TAIL);
+        assert!(names.is_own(&"ab_".repeat(10)));
     }
 }
