@@ -118,7 +118,6 @@ fn analyze_on(
     let mut collected = collect::collect(snapshot);
     let names = rules::Names::of(snapshot, &ctx.approved_tools, collected.take_schema_words());
     let fields = collected.fields();
-    let threads = threads.unwrap_or_else(|| threads_for(&fields));
     let tokens = read_all_fields(&mut sink, &fields, &names, rules, threads);
     rules::names::impersonation(&mut sink, snapshot, ctx);
     rules::names::duplicates(&mut sink, snapshot);
@@ -136,11 +135,10 @@ const BYTES_PER_THREAD: usize = 32 * 1024;
 /// Most threads one analysis uses.
 const MAX_THREADS: usize = 4;
 
-/// How many threads to read `fields` on: one per [`BYTES_PER_THREAD`] of
-/// text, at most one per core and [`MAX_THREADS`]. A typical server (a few
-/// kilobytes) is read on the calling thread.
-fn threads_for(fields: &[collect::TextField<'_>]) -> usize {
-    let bytes: usize = fields.iter().map(|f| f.text.len()).sum();
+/// How many threads to read `bytes` of text on: one per
+/// [`BYTES_PER_THREAD`], at most one per core and [`MAX_THREADS`]. A
+/// typical server (a few kilobytes) is read on the calling thread.
+fn threads_for(bytes: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     (bytes / BYTES_PER_THREAD).clamp(1, cores.clamp(1, MAX_THREADS))
 }
@@ -149,7 +147,8 @@ fn threads_for(fields: &[collect::TextField<'_>]) -> usize {
 /// fields' token count (for the bloat rules).
 ///
 /// Fields are independent of each other (the rules see one field and the
-/// server-wide `names`), so with `threads` > 1 they are cut into that many
+/// server-wide `names`), so on several threads (`threads`, or by default
+/// [`threads_for`] their text) they are cut into as many
 /// runs of similar size, each read into a sink of its own on its own
 /// thread, and the runs' findings are added to `sink` in field order: the
 /// findings, their order and their de-duplication are exactly those of one
@@ -160,12 +159,13 @@ fn read_all_fields(
     fields: &[collect::TextField<'_>],
     names: &rules::Names,
     config: &RulesConfig,
-    threads: usize,
+    threads: Option<usize>,
 ) -> usize {
+    let total: usize = fields.iter().map(|f| f.text.len()).sum();
+    let threads = threads.unwrap_or_else(|| threads_for(total));
     if threads <= 1 {
         return read_fields(sink, fields, names);
     }
-    let total: usize = fields.iter().map(|f| f.text.len()).sum();
     let share = total.div_ceil(threads).max(1);
     let mut runs: Vec<&[collect::TextField<'_>]> = Vec::with_capacity(threads);
     let (mut start, mut bytes) = (0, 0);
@@ -455,7 +455,7 @@ mod tests {
             let names = rules::Names::of(&snapshot, &[], collected.take_schema_words());
             let fields = collected.fields();
             let mut sink = rules::Sink::new(&config);
-            let tokens = read_all_fields(&mut sink, &fields, &names, &config, threads);
+            let tokens = read_all_fields(&mut sink, &fields, &names, &config, Some(threads));
             (sink.into_findings(), tokens)
         };
         let (one, one_tokens) = read(1);
@@ -499,6 +499,11 @@ mod tests {
             })).collect::<Vec<_>>()
         }))
         .expect("snapshot");
-        assert_eq!(threads_for(&collect::collect(&snapshot).fields()), 1);
+        let bytes = collect::collect(&snapshot)
+            .fields()
+            .iter()
+            .map(|f| f.text.len())
+            .sum();
+        assert_eq!(threads_for(bytes), 1);
     }
 }

@@ -111,20 +111,18 @@ impl<'c> Sink<'c> {
         }
         let severity = self.config.severity_for(rule, severity);
         let (key, existing) = self.existing(rule, target, field);
-        if existing.is_some_and(|i| self.findings[i].severity >= severity) {
-            return;
-        }
-        let (message, evidence) = text();
-        let finding = Finding {
-            rule: rule.to_string(),
-            category,
-            severity,
-            target: target.clone(),
-            field: field.to_string(),
-            message,
-            evidence,
-        };
-        self.put(key, existing, finding);
+        self.keep(key, existing, severity, || {
+            let (message, evidence) = text();
+            Finding {
+                rule: rule.to_string(),
+                category,
+                severity,
+                target: target.clone(),
+                field: field.to_string(),
+                message,
+                evidence,
+            }
+        });
     }
 
     /// The key of (rule, target, field) and the index of the finding
@@ -141,8 +139,20 @@ impl<'c> Sink<'c> {
         (key, existing)
     }
 
-    /// Keeps `finding`, replacing the one at `existing` or after all others.
-    fn put(&mut self, key: u64, existing: Option<usize>, finding: Finding) {
+    /// Keeps the finding `make` builds, of `severity`, unless the one
+    /// already kept at `existing` is at least as severe: in its place, or
+    /// after all others.
+    fn keep(
+        &mut self,
+        key: u64,
+        existing: Option<usize>,
+        severity: Severity,
+        make: impl FnOnce() -> Finding,
+    ) {
+        if existing.is_some_and(|i| self.findings[i].severity >= severity) {
+            return;
+        }
+        let finding = make();
         match existing {
             Some(i) => self.findings[i] = finding,
             None => {
@@ -160,10 +170,7 @@ impl<'c> Sink<'c> {
         for finding in findings {
             self.reports += 1;
             let (key, existing) = self.existing(&finding.rule, &finding.target, &finding.field);
-            if existing.is_some_and(|i| self.findings[i].severity >= finding.severity) {
-                continue;
-            }
-            self.put(key, existing, finding);
+            self.keep(key, existing, finding.severity, || finding);
         }
     }
 
