@@ -42,11 +42,25 @@ pub fn contract_for(names: &Names, field: &TextField<'_>) -> Contract {
 }
 
 /// The parameter whose description a field path is
-/// (`inputSchema.properties.path.description` → `path`).
+/// (`inputSchema.properties.path.description` → `path`). A key that is not
+/// an identifier is written in brackets by `collect`
+/// (`properties["{{userName}}"].description`); it is still a parameter, read
+/// against its own contract, and is returned as written there (quoted,
+/// JSON-escaped), which no real parameter name matches by accident.
 pub fn parameter_of(field: &str) -> Option<&str> {
     let rest = field.strip_suffix(".description")?;
-    let at = rest.rfind(".properties.")?;
-    let key = &rest[at + ".properties.".len()..];
+    const MAP: &str = ".properties";
+    let (at, _) = rest
+        .rmatch_indices(MAP)
+        .find(|(i, _)| matches!(rest.as_bytes().get(i + MAP.len()), Some(b'.' | b'[')))?;
+    let after = &rest[at + MAP.len()..];
+    if let Some(key) = after.strip_prefix('[') {
+        let key = key.strip_suffix(']')?;
+        let inner = key.strip_prefix('"')?.strip_suffix('"')?;
+        // The whole rest is one quoted key: no `"]` ends it early.
+        return (!inner.is_empty() && !inner.contains("\"]")).then_some(key);
+    }
+    let key = after.strip_prefix('.')?;
     (!key.is_empty() && !key.contains(['.', '['])).then_some(key)
 }
 
@@ -137,7 +151,9 @@ pub fn check(
         .enumerate()
         .max_by(|a, b| a.1.total_cmp(b.1));
     if let Some((index, &p)) = best {
-        let alone = speaks[index] || (describes[index] && p >= DESCRIPTIVE_HIGH);
+        // A detector listing the attacks it detects mentions them.
+        let alone = (speaks[index] || (describes[index] && p >= DESCRIPTIVE_HIGH))
+            && !reading.lists_detections(&reading.sentences[index]);
         let severity = if p >= model.high && alone && !reading.sentences[index].protective() {
             Severity::High
         } else if p >= model.medium {
@@ -238,6 +254,23 @@ mod tests {
         assert_eq!(
             parameter_of("inputSchema.properties.a.properties.b.description"),
             Some("b")
+        );
+        assert_eq!(
+            parameter_of("inputSchema.properties.tags.properties[\"{{userName}}\"].description"),
+            Some("\"{{userName}}\"")
+        );
+        assert_eq!(
+            parameter_of("inputSchema.properties[\"a b\"].properties.c[\"d\"].description"),
+            None
+        );
+        assert_eq!(
+            parameter_of("inputSchema.properties[\"a b\"].properties.c.description"),
+            Some("c")
+        );
+        assert_eq!(parameter_of("inputSchema.propertiesX.description"), None);
+        assert_eq!(
+            parameter_of("inputSchema.properties.propertiesX.description"),
+            Some("propertiesX")
         );
         assert_eq!(parameter_of("description"), None);
         assert_eq!(parameter_of("inputSchema.properties.x.enum[0]"), None);
