@@ -891,7 +891,7 @@ const OTHERS: &[(Cues, &str)] = &[
     // Keeping the user in control, in the other spaced languages.
     (
         PROTECT,
-        "pregunta+antes preguntar+antes pregunta+al+usuario consulta+al+usuario confirmación+del+usuario consentimiento pergunte+antes pergunte+ao+usuário confirmação+do+usuário chiedi+prima chiedi+conferma conferma+dell'utente consenso demande+avant demander+avant consentement frage+vorher frag+vorher frage+den+nutzer frage+den+benutzer zustimmung einwilligung vraag+eerst toestemming zapytaj+najpierw zgoda zgody onay+al",
+        "pregunta+antes preguntar+antes pregunta+al+usuario consulta+al+usuario confirmación+del+usuario consentimiento pergunte+antes pergunte+ao+usuário confirmação+do+usuário chiedi+prima chiedi+conferma conferma+dell'utente consenso demande+avant demander+avant consentement frage+vorher frag+vorher frage+den+nutzer frage+den+benutzer frage+nach fragt+nach frag+nach nachfragen zustimmung einwilligung pida+al+usuario pide+al+usuario pregunte+al+usuario demande+confirmation demander+confirmation demandez+confirmation demande+l'accord accord+de+l'utilisateur vraag+eerst toestemming zapytaj+najpierw zgoda zgody onay+al",
     ),
     // Selling personal data, and to whom, in the other spaced languages.
     (
@@ -1057,7 +1057,7 @@ const STEMS: &[(Cues, &str)] = &[
     // Keeping the user in control: Russian and Korean stems.
     (
         PROTECT,
-        "спроси* уточни* подтверд* подтвержд* согласи* 물어보* 물어본* 확인받* 동의*",
+        "спроси* уточни* подтверд* подтвержд* согласи* 물어보* 물어본* 확인받* 동의* 명시적*",
     ),
     // Selling personal data, and to whom: Russian and Korean stems.
     (SELL, "прода* 판매* 팔아*"),

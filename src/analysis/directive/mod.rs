@@ -610,15 +610,7 @@ impl Reading {
             // notes …") mentions the attacks it lists: the whole sentence,
             // when it opens with the detection, addresses no one and names
             // no destination of its own.
-            let m = &s.marks;
-            let opens_with_detection = self.tok_cues[s.tokens.clone()]
-                .iter()
-                .take(6)
-                .any(|c| c & DETECT != 0);
-            if opens_with_detection
-                && s.cues & (YOU | MODAL | ALWAYS | PLEASE) == 0
-                && !(m.url || m.host || m.email || m.ip)
-            {
+            if self.opens_with_detection(s, 6) {
                 out.push(s.range.clone());
                 continue;
             }
@@ -629,6 +621,33 @@ impl Reading {
             }
         }
         out
+    }
+
+    /// Whether a sentence opens with a detection (within its first `within`
+    /// tokens), addresses no one and names no destination of its own: a
+    /// detector saying what it detects.
+    fn opens_with_detection(&self, s: &SentenceCues, within: usize) -> bool {
+        let m = &s.marks;
+        s.cues & (YOU | MODAL | ALWAYS | PLEASE) == 0
+            && !(m.url || m.host || m.email || m.ip)
+            && self
+                .tok_cues
+                .get(s.tokens.clone())
+                .is_some_and(|t| t.iter().take(within).any(|c| c & DETECT != 0))
+    }
+
+    /// Whether a sentence lists what a detector detects: it opens with the
+    /// detection ("Detects instructions that tell an AI to ignore previous
+    /// instructions, skip user confirmation …") and what it detects is
+    /// itself about instructions or attacks, so its verbs are the attacks it
+    /// mentions, not requests. "Flags: disable confirmations" names no such
+    /// object and is read as usual.
+    pub fn lists_detections(&self, s: &SentenceCues) -> bool {
+        let detections = self
+            .tok_cues
+            .get(s.tokens.clone())
+            .map_or(0, |t| t.iter().filter(|c| *c & DETECT != 0).count());
+        self.opens_with_detection(s, 3) && (s.cues & N_INSTR != 0 || detections >= 2)
     }
 }
 
@@ -1117,6 +1136,17 @@ fn sentence_cues(
                                 | "it"
                                 | "they"
                                 | "requested"
+                                // "than what the API returns", "than the
+                                // amount recorded in the lease".
+                                | "returns"
+                                | "gives"
+                                | "provides"
+                                | "computed"
+                                | "calculated"
+                                | "recorded"
+                                | "contracted"
+                                | "charged"
+                                | "billed"
                         )
                     }) {
                         m.than_actual = true;
@@ -1562,6 +1592,10 @@ pub fn asks(reading: &Reading, contract: &Contract) -> Vec<Ask> {
     }
     let mut prev: Option<&SentenceCues> = None;
     for (index, s) in reading.sentences.iter().enumerate() {
+        if reading.lists_detections(s) {
+            prev = Some(s);
+            continue;
+        }
         // The summary itself is read against the name only.
         classify(
             s,
