@@ -234,7 +234,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         V_ALTER,
-        "sets changes changed replaces replaced swaps swapped modifies modified alters altered rewrites rewritten substitutes substituted extends extended appends prepends prepended adds added inserts injects injected redirects redirected rounds rounded adjusts adjusted increases increased decreases decreased reduces reduced lowered raised inflated multiplied shifted",
+        "sets changes changed replaces replaced swaps swapped modifies modified alters altered rewrites rewritten substitutes substituted extends extended expands expanded appends prepends prepended adds added inserts injects injected redirects redirected rounds rounded adjusts adjusted increases increased decreases decreased reduces reduced lowered raised inflated multiplied shifted",
     ),
     (
         V_PREFER | BASE,
@@ -486,10 +486,13 @@ const ENGLISH: &[(Cues, &str)] = &[
         N_DATA,
         "ssn ssns social+security+number social+security+numbers home+address phone+number phone+numbers date+of+birth birthdate biometric biometrics keystrokes keystroke screenshots screen+recordings recordings webcam browsing+history location+history gps transcripts credit+file credit+files medical+records health+data",
     ),
-    (SELL, "resale rents+out"),
+    (
+        SELL,
+        "resale rents+out licensed+to licenses+it+to supplied+to",
+    ),
     (
         EXTERNAL,
-        "advertisers advertising+partners advertising+networks advertising+network ad+networks ad+network data+brokers data+broker marketers marketing+partners",
+        "advertisers advertising+partners advertising+networks advertising+network ad+networks ad+network data+brokers data+broker marketers marketing+partners market-research+firms market+research+firms insurers lead+buyers data+buyers recruiters debt+collectors collection+agencies private+investigators",
     ),
 ];
 

@@ -1247,6 +1247,9 @@ fn sentence_cues(
                     | "suffixed"
                     | "prefixed"
                     | "tagged"
+                    | "expand"
+                    | "expands"
+                    | "expanded"
             ) {
                 m.appends = true;
             }
@@ -1934,7 +1937,11 @@ fn classify(
     let secretish = has(N_SECRET | N_STRONG | N_CONVO)
         || m.secret_path
         || (has(SELL) && has(N_DATA | N_LOCAL))
-        || (has(EXTERNAL) && has(N_DATA | N_LOCAL) && has(ALSO | SELL));
+        || (has(EXTERNAL) && has(N_DATA | N_LOCAL))
+        // Whatever is sold to another party ("Friend lists are sold … to
+        // advertisers"): honest descriptions sell to no one (no sentence of
+        // the 184 real servers pairs the two).
+        || (has(SELL) && has(EXTERNAL));
     let away = has(EXTERNAL) || destination || (has(V_COLLECT) && has(V_SEND)) || has(SELL);
     if takes && secretish && away && s.negated & (V_COLLECT | V_SEND) == 0 && !has(NEG | NEVER) {
         let own_store = contract.secret_store && !has(EXTERNAL) && !destination;
