@@ -50,6 +50,12 @@ pub fn parameter_of(field: &str) -> Option<&str> {
     (!key.is_empty() && !key.contains(['.', '['])).then_some(key)
 }
 
+thread_local! {
+    /// The model's scratch space, kept between texts: scoring a sentence
+    /// then allocates nothing once the buffers have grown.
+    static SCRATCH: std::cell::RefCell<model::Scratch> = std::cell::RefCell::default();
+}
+
 /// Reports each request a reading makes, and the learned model's opinion
 /// of its most suspicious sentence.
 ///
@@ -84,28 +90,29 @@ pub fn check(
     // or one a rule read as a request (it may support it). Most sentences
     // of honest text are none of these ("Repository owner"), and scoring
     // costs most of the analysis.
-    let mut features = Vec::new();
     let describes: Vec<bool> = reading
         .sentences
         .iter()
         .map(|s| describes(s, subject.role))
         .collect();
-    let probabilities: Vec<f32> = (0..reading.sentences.len())
-        .map(|i| {
-            if speaks[i] || describes[i] || asks.iter().any(|a| a.index == i) {
-                model::sentence_probability(
-                    model,
-                    &subject.text.plain,
-                    reading,
-                    i,
-                    place,
-                    &mut features,
-                )
-            } else {
-                0.0
-            }
-        })
-        .collect();
+    let probabilities: Vec<f32> = SCRATCH.with_borrow_mut(|scratch| {
+        (0..reading.sentences.len())
+            .map(|i| {
+                if speaks[i] || describes[i] || asks.iter().any(|a| a.index == i) {
+                    model::sentence_probability(
+                        model,
+                        &subject.text.plain,
+                        reading,
+                        i,
+                        place,
+                        scratch,
+                    )
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    });
     for ask in &asks {
         let support = probabilities.get(ask.index).copied().unwrap_or(0.0);
         // Names read as words are the capability's own options ("skip tls
