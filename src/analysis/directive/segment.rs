@@ -133,8 +133,21 @@ pub fn unspaced_script(c: char) -> bool {
 /// lower-cased), which decides whether a single line break continues a
 /// wrapped sentence.
 pub fn segment(plain: &str, upper: impl Fn(usize) -> bool) -> Segmented {
+    thread_local! {
+        /// The characters of the text being segmented, kept between texts
+        /// so that each does not allocate (and grow) its own.
+        static CHARS: std::cell::RefCell<Vec<(usize, char)>> = std::cell::RefCell::default();
+    }
+    CHARS.with_borrow_mut(|chars| {
+        chars.clear();
+        chars.extend(plain.char_indices());
+        segment_chars(plain, chars, upper)
+    })
+}
+
+/// [`segment`], given the text's characters and their byte offsets.
+fn segment_chars(plain: &str, chars: &[(usize, char)], upper: impl Fn(usize) -> bool) -> Segmented {
     let mut out = Segmented::default();
-    let chars: Vec<(usize, char)> = plain.char_indices().collect();
     let n = chars.len();
     let at = |i: usize| chars.get(i).map_or(plain.len(), |c| c.0);
     let mut sentence_start_tok = 0usize;
@@ -271,7 +284,7 @@ pub fn segment(plain: &str, upper: impl Fn(usize) -> bool) -> Segmented {
                     clause_start = false;
                 }
                 let after = if closed { end + open_len } else { end };
-                i = index_at(&chars, after, i + 1);
+                i = index_at(chars, after, i + 1);
                 continue;
             }
             i += 1;

@@ -858,15 +858,58 @@ const OBJECTS: &[Cues] = &[
     lexicon::MONEY,
 ];
 
+/// The name of each [`Role`] in features (see `cue_features`).
+const ROLE_NAMES: [&[u8]; 4] = [b"desc", b"param", b"name", b"other"];
+
+/// The features of one cue that depend on nothing but the cue (and the
+/// role): hashed once, not for every sentence that has the cue.
+struct CueHashes {
+    present: u32,
+    by_role: [u32; 4],
+    quoted: u32,
+    directed: u32,
+    own: u32,
+    beyond: u32,
+    negated: u32,
+}
+
+/// [`CueHashes`] of every cue, in the order of [`lexicon::ALL`].
+static CUE_HASHES: LazyLock<Vec<CueHashes>> = LazyLock::new(|| {
+    lexicon::ALL
+        .iter()
+        .map(|(name, _)| {
+            let name = name.as_bytes();
+            CueHashes {
+                present: hash(5, &[name]),
+                by_role: ROLE_NAMES.map(|role| hash(5, &[role, name])),
+                quoted: hash(6, &[name]),
+                directed: hash(7, &[name]),
+                own: hash(7, &[name, b"own"]),
+                beyond: hash(7, &[name, b"beyond"]),
+                negated: hash(9, &[name]),
+            }
+        })
+        .collect()
+});
+
+/// The name each of [`OBJECTS`] goes by in features: the first of its cues'.
+static OBJECT_NAMES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    OBJECTS
+        .iter()
+        .map(|obj| lexicon::names(*obj).first().copied().unwrap_or(""))
+        .collect()
+});
+
 /// The directive model's cues as features: each cue, each directed verb
 /// family with each object present, marks, role and contract.
 fn cue_features(s: &SentenceCues, place: Place<'_>, out: &mut Vec<u32>) {
-    let role: &[u8] = match place.role {
-        Role::Description => b"desc",
-        Role::Parameter => b"param",
-        Role::Name => b"name",
-        Role::Other => b"other",
+    let role_index = match place.role {
+        Role::Description => 0,
+        Role::Parameter => 1,
+        Role::Name => 2,
+        Role::Other => 3,
     };
+    let role = ROLE_NAMES[role_index];
     out.push(hash(4, &[b"role", role]));
     if place.first {
         out.push(hash(4, &[b"first"]));
@@ -874,34 +917,34 @@ fn cue_features(s: &SentenceCues, place: Place<'_>, out: &mut Vec<u32>) {
     if place.hidden {
         out.push(hash(4, &[b"hidden"]));
     }
-    for (name, cue) in lexicon::ALL {
+    let any = s.cues | s.quoted | s.directed | s.negated;
+    for ((name, cue), h) in lexicon::ALL.iter().zip(CUE_HASHES.iter()) {
+        // Most cues are in none of the sets.
+        if any & cue == 0 {
+            continue;
+        }
         if s.cues & cue != 0 {
-            out.push(hash(5, &[name.as_bytes()]));
-            out.push(hash(5, &[role, name.as_bytes()]));
+            out.push(h.present);
+            out.push(h.by_role[role_index]);
         }
         if s.quoted & cue != 0 {
-            out.push(hash(6, &[name.as_bytes()]));
+            out.push(h.quoted);
         }
         if s.directed & cue != 0 {
-            out.push(hash(7, &[name.as_bytes()]));
-            let covered: &[u8] = if place.contract.covers & cue != 0 {
-                b"own"
+            out.push(h.directed);
+            out.push(if place.contract.covers & cue != 0 {
+                h.own
             } else {
-                b"beyond"
-            };
-            out.push(hash(7, &[name.as_bytes(), covered]));
-            for obj in OBJECTS {
+                h.beyond
+            });
+            for (obj, oname) in OBJECTS.iter().zip(OBJECT_NAMES.iter()) {
                 if s.cues & obj != 0 {
-                    let oname = lexicon::names(*obj);
-                    out.push(hash(
-                        8,
-                        &[name.as_bytes(), oname.first().map_or(b"", |n| n.as_bytes())],
-                    ));
+                    out.push(hash(8, &[name.as_bytes(), oname.as_bytes()]));
                 }
             }
         }
         if s.negated & cue != 0 {
-            out.push(hash(9, &[name.as_bytes()]));
+            out.push(h.negated);
         }
     }
     if s.directed & VERBS == 0 {

@@ -44,9 +44,15 @@ pub fn contract_for(names: &Names, field: &TextField<'_>) -> Contract {
 /// The parameter whose description a field path is
 /// (`inputSchema.properties.path.description` → `path`).
 pub fn parameter_of(field: &str) -> Option<&str> {
+    const PROPERTIES: &[u8] = b".properties.";
     let rest = field.strip_suffix(".description")?;
-    let at = rest.rfind(".properties.")?;
-    let key = &rest[at + ".properties.".len()..];
+    // The last ".properties." (as `rfind`, without building a searcher for
+    // every field: this runs a few times per field).
+    let at = rest
+        .as_bytes()
+        .windows(PROPERTIES.len())
+        .rposition(|w| w[0] == b'.' && w == PROPERTIES)?;
+    let key = &rest[at + PROPERTIES.len()..];
     (!key.is_empty() && !key.contains(['.', '['])).then_some(key)
 }
 
