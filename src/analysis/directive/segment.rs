@@ -363,6 +363,11 @@ fn segment_chars(plain: &str, chars: &[(usize, char)], upper: impl Fn(usize) -> 
             let mut j = i;
             while j < n {
                 let cj = chars[j].1;
+                // Letters and digits (most of a chunk) never end one.
+                if cj.is_ascii_alphanumeric() {
+                    j += 1;
+                    continue;
+                }
                 if cj.is_whitespace()
                     || cj == '`'
                     || (closing_quote(cj).is_some() && cj != '\'')
@@ -453,6 +458,24 @@ fn index_at(chars: &[(usize, char)], byte: usize, min: usize) -> usize {
 /// or assignment is one token; anything else is split into words.
 fn push_chunk(tokens: &mut Vec<Token>, plain: &str, range: Range<usize>, clause_start: bool) {
     let s = &plain[range.clone()];
+    // Most chunks are one plain word or number (ASCII letters, digits and
+    // underscores): nothing to classify (no `.`, `/`, `@`, `=`, `~`, `\`)
+    // and nothing to split, so they are one token, as the general path below
+    // would find.
+    if s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        let kind = if s.bytes().all(|b| b.is_ascii_digit()) {
+            TokKind::Number
+        } else {
+            TokKind::Word
+        };
+        tokens.push(Token {
+            kind,
+            range,
+            clause_start,
+            quoted: false,
+        });
+        return;
+    }
     if matches!(s, "e.g" | "i.e" | "z.b" | "p.ex" | "u.a") {
         tokens.push(Token {
             kind: TokKind::Word,

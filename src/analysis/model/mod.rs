@@ -705,6 +705,11 @@ const FUNCTION_WORDS: &[&str] = &[
     "also", "just", "own", "same", "it's", "these", "those", "he", "she", "his", "her",
 ];
 
+/// [`FUNCTION_WORDS`] as a set: looked up for every word that has no
+/// shape cue.
+static FUNCTION_WORD_SET: LazyLock<crate::analysis::FastMap<&'static str, ()>> =
+    LazyLock::new(|| FUNCTION_WORDS.iter().map(|w| (*w, ())).collect());
+
 /// Cues in the order that decides a word's shape symbol.
 const SHAPE_ORDER: &[(&str, Cues)] = &[
     ("RUN", lexicon::V_RUN),
@@ -756,6 +761,17 @@ const SHAPE_ORDER: &[(&str, Cues)] = &[
     ("BE", lexicon::BE),
 ];
 
+/// Every cue of [`SHAPE_ORDER`].
+const SHAPE_CUES: Cues = {
+    let mut all = 0;
+    let mut i = 0;
+    while i < SHAPE_ORDER.len() {
+        all |= SHAPE_ORDER[i].1;
+        i += 1;
+    }
+    all
+};
+
 /// A token's symbol in the sentence's *shape*: the family of its strongest
 /// cue ("must also be submitted to <url>" → `MODAL ALSO BE SEND to <url>`),
 /// closed-class words kept, other words `W`. N-grams (one to three) of
@@ -766,7 +782,13 @@ fn shape_symbol(kind: TokKind, text: &str, cues: Cues) -> &'static [u8] {
         return class.as_bytes();
     }
     let base = cues & lexicon::BASE != 0;
-    match SHAPE_ORDER.iter().find(|(_, c)| cues & c != 0) {
+    // Most words have none of the shape cues: no need to look at each.
+    let found = if cues & SHAPE_CUES == 0 {
+        None
+    } else {
+        SHAPE_ORDER.iter().find(|(_, c)| cues & c != 0)
+    };
+    match found {
         Some((name, c)) if *c & VERBS != 0 && base => match *name {
             "RUN" => b"RUN!",
             "SEND" => b"SEND!",
@@ -787,11 +809,9 @@ fn shape_symbol(kind: TokKind, text: &str, cues: Cues) -> &'static [u8] {
         Some((name, _)) => name.as_bytes(),
         // The table's own copy of the word: the same bytes, kept for as
         // long as the symbol is.
-        None => FUNCTION_WORDS
-            .iter()
-            // The first byte rules out most words without comparing them.
-            .find(|w| w.as_bytes().first() == text.as_bytes().first() && **w == text)
-            .map_or(b"W", |w| w.as_bytes()),
+        None => FUNCTION_WORD_SET
+            .get_key_value(text)
+            .map_or(b"W", |(w, _)| w.as_bytes()),
     }
 }
 
