@@ -41,9 +41,9 @@ fn main() {
         hidden: false,
         asks: &asks,
     };
-    let mut buf = Vec::new();
+    let mut scratch = model::Scratch::default();
     for i in 0..reading.sentences.len() {
-        let p = model::sentence_probability(m, &prepared.plain, &reading, i, place, &mut buf);
+        let p = model::sentence_probability(m, &prepared.plain, &reading, i, place, &mut scratch);
         println!(
             "P {p:.3} (high {}, support {}) sentence {i}",
             m.high, m.support

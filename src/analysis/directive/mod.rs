@@ -324,7 +324,12 @@ pub fn name_words(name: &str) -> Vec<String> {
                 words.push(std::mem::take(&mut cur));
             }
             prev_lower = c.is_lowercase() || c.is_ascii_digit();
-            cur.extend(c.to_lowercase());
+            if c.is_ascii() {
+                // The same as `to_lowercase`, without its iterator.
+                cur.push(c.to_ascii_lowercase());
+            } else {
+                cur.extend(c.to_lowercase());
+            }
         } else {
             prev_lower = false;
             if !cur.is_empty() {
@@ -341,6 +346,20 @@ pub fn name_words(name: &str) -> Vec<String> {
     words
 }
 
+/// Every word of every field's contract is looked up here: a map, not a
+/// scan of the tables.
+static CONTRACT_LOOKUP: std::sync::LazyLock<crate::analysis::FastMap<&'static str, (Cues, bool)>> =
+    std::sync::LazyLock::new(|| {
+        let mut map = crate::analysis::FastMap::default();
+        for &(word, cues) in CONTRACT_WORDS {
+            map.entry(word).or_insert((0, false)).0 |= cues;
+        }
+        for &word in SECRET_STORE_WORDS {
+            map.entry(word).or_insert((0, false)).1 = true;
+        }
+        map
+    });
+
 impl Contract {
     /// The contract of a capability with this name.
     pub fn of_name(name: &str) -> Contract {
@@ -351,21 +370,14 @@ impl Contract {
 
     /// Adds the words of a name to what the contract covers.
     pub fn add_name(&mut self, name: &str) {
-        // Every word of every field's contract is looked up here: a map,
-        // not a scan of the tables.
-        static WORDS: std::sync::LazyLock<crate::analysis::FastMap<&'static str, (Cues, bool)>> =
-            std::sync::LazyLock::new(|| {
-                let mut map = crate::analysis::FastMap::default();
-                for &(word, cues) in CONTRACT_WORDS {
-                    map.entry(word).or_insert((0, false)).0 |= cues;
-                }
-                for &word in SECRET_STORE_WORDS {
-                    map.entry(word).or_insert((0, false)).1 = true;
-                }
-                map
-            });
-        for w in name_words(name) {
-            if let Some(&(cues, secret_store)) = WORDS.get(w.as_str()) {
+        self.add_words(&name_words(name));
+    }
+
+    /// Adds the words of a name (see [`name_words`]) to what the contract
+    /// covers.
+    fn add_words(&mut self, words: &[String]) {
+        for w in words {
+            if let Some(&(cues, secret_store)) = CONTRACT_LOOKUP.get(w.as_str()) {
                 self.covers |= cues;
                 self.secret_store |= secret_store;
             }
@@ -376,8 +388,10 @@ impl Contract {
     pub fn for_parameter(&self, param: &str) -> Contract {
         let mut c = self.clone();
         c.parameter = true;
-        c.param_words = name_words(param);
-        c.add_name(param);
+        // The parameter's words, split once for both uses.
+        let words = name_words(param);
+        c.add_words(&words);
+        c.param_words = words;
         c
     }
 }
@@ -950,6 +964,22 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
     }
 }
 
+/// Whether a sentence holds command-line syntax: ` --`, ` | `, `&&` or
+/// ` -c `. One pass over the bytes instead of a substring search for each.
+fn cli_syntax(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    (0..b.len()).any(|i| {
+        let rest = &b[i..];
+        match b[i] {
+            b' ' => {
+                rest.starts_with(b" --") || rest.starts_with(b" | ") || rest.starts_with(b" -c ")
+            }
+            b'&' => rest.starts_with(b"&&"),
+            _ => false,
+        }
+    })
+}
+
 fn sentence_cues(
     plain: &str,
     seg: &Segmented,
@@ -969,8 +999,7 @@ fn sentence_cues(
     let mut m = Marks::default();
     let raw = &plain[range.clone()];
     // Command-line syntax outside code spans: flags, pipes, chains.
-    m.cli =
-        raw.contains(" --") || raw.contains(" | ") || raw.contains("&&") || raw.contains(" -c ");
+    m.cli = cli_syntax(raw);
     for (k, t) in tokens.iter().enumerate() {
         let mut c = cues_of(k);
         let tx = text(k);

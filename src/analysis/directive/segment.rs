@@ -133,8 +133,21 @@ pub fn unspaced_script(c: char) -> bool {
 /// lower-cased), which decides whether a single line break continues a
 /// wrapped sentence.
 pub fn segment(plain: &str, upper: impl Fn(usize) -> bool) -> Segmented {
+    thread_local! {
+        /// The characters of the text being segmented, kept between texts
+        /// so that each does not allocate (and grow) its own.
+        static CHARS: std::cell::RefCell<Vec<(usize, char)>> = std::cell::RefCell::default();
+    }
+    CHARS.with_borrow_mut(|chars| {
+        chars.clear();
+        chars.extend(plain.char_indices());
+        segment_chars(plain, chars, upper)
+    })
+}
+
+/// [`segment`], given the text's characters and their byte offsets.
+fn segment_chars(plain: &str, chars: &[(usize, char)], upper: impl Fn(usize) -> bool) -> Segmented {
     let mut out = Segmented::default();
-    let chars: Vec<(usize, char)> = plain.char_indices().collect();
     let n = chars.len();
     let at = |i: usize| chars.get(i).map_or(plain.len(), |c| c.0);
     let mut sentence_start_tok = 0usize;
@@ -271,7 +284,7 @@ pub fn segment(plain: &str, upper: impl Fn(usize) -> bool) -> Segmented {
                     clause_start = false;
                 }
                 let after = if closed { end + open_len } else { end };
-                i = index_at(&chars, after, i + 1);
+                i = index_at(chars, after, i + 1);
                 continue;
             }
             i += 1;
@@ -350,6 +363,11 @@ pub fn segment(plain: &str, upper: impl Fn(usize) -> bool) -> Segmented {
             let mut j = i;
             while j < n {
                 let cj = chars[j].1;
+                // Letters and digits (most of a chunk) never end one.
+                if cj.is_ascii_alphanumeric() {
+                    j += 1;
+                    continue;
+                }
                 if cj.is_whitespace()
                     || cj == '`'
                     || (closing_quote(cj).is_some() && cj != '\'')
@@ -440,6 +458,24 @@ fn index_at(chars: &[(usize, char)], byte: usize, min: usize) -> usize {
 /// or assignment is one token; anything else is split into words.
 fn push_chunk(tokens: &mut Vec<Token>, plain: &str, range: Range<usize>, clause_start: bool) {
     let s = &plain[range.clone()];
+    // Most chunks are one plain word or number (ASCII letters, digits and
+    // underscores): nothing to classify (no `.`, `/`, `@`, `=`, `~`, `\`)
+    // and nothing to split, so they are one token, as the general path below
+    // would find.
+    if s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        let kind = if s.bytes().all(|b| b.is_ascii_digit()) {
+            TokKind::Number
+        } else {
+            TokKind::Word
+        };
+        tokens.push(Token {
+            kind,
+            range,
+            clause_start,
+            quoted: false,
+        });
+        return;
+    }
     if matches!(s, "e.g" | "i.e" | "z.b" | "p.ex" | "u.a") {
         tokens.push(Token {
             kind: TokKind::Word,

@@ -48,11 +48,14 @@ pub fn contract_for(names: &Names, field: &TextField<'_>) -> Contract {
 /// against its own contract, and is returned as written there (quoted,
 /// JSON-escaped), which no real parameter name matches by accident.
 pub fn parameter_of(field: &str) -> Option<&str> {
+    const MAP: &[u8] = b".properties";
     let rest = field.strip_suffix(".description")?;
-    const MAP: &str = ".properties";
-    let (at, _) = rest
-        .rmatch_indices(MAP)
-        .find(|(i, _)| matches!(rest.as_bytes().get(i + MAP.len()), Some(b'.' | b'[')))?;
+    // The last ".properties" followed by a key (as `rfind`, without building
+    // a searcher for every field: this runs a few times per field).
+    let bytes = rest.as_bytes();
+    let at = bytes.windows(MAP.len() + 1).rposition(|w| {
+        w[0] == b'.' && &w[..MAP.len()] == MAP && matches!(w[MAP.len()], b'.' | b'[')
+    })?;
     let after = &rest[at + MAP.len()..];
     if let Some(key) = after.strip_prefix('[') {
         let key = key.strip_suffix(']')?;
@@ -62,6 +65,12 @@ pub fn parameter_of(field: &str) -> Option<&str> {
     }
     let key = after.strip_prefix('.')?;
     (!key.is_empty() && !key.contains(['.', '['])).then_some(key)
+}
+
+thread_local! {
+    /// The model's scratch space, kept between texts: scoring a sentence
+    /// then allocates nothing once the buffers have grown.
+    static SCRATCH: std::cell::RefCell<model::Scratch> = std::cell::RefCell::default();
 }
 
 /// Reports each request a reading makes, and the learned model's opinion
@@ -98,28 +107,29 @@ pub fn check(
     // or one a rule read as a request (it may support it). Most sentences
     // of honest text are none of these ("Repository owner"), and scoring
     // costs most of the analysis.
-    let mut features = Vec::new();
     let describes: Vec<bool> = reading
         .sentences
         .iter()
         .map(|s| describes(s, subject.role))
         .collect();
-    let probabilities: Vec<f32> = (0..reading.sentences.len())
-        .map(|i| {
-            if speaks[i] || describes[i] || asks.iter().any(|a| a.index == i) {
-                model::sentence_probability(
-                    model,
-                    &subject.text.plain,
-                    reading,
-                    i,
-                    place,
-                    &mut features,
-                )
-            } else {
-                0.0
-            }
-        })
-        .collect();
+    let probabilities: Vec<f32> = SCRATCH.with_borrow_mut(|scratch| {
+        (0..reading.sentences.len())
+            .map(|i| {
+                if speaks[i] || describes[i] || asks.iter().any(|a| a.index == i) {
+                    model::sentence_probability(
+                        model,
+                        &subject.text.plain,
+                        reading,
+                        i,
+                        place,
+                        scratch,
+                    )
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    });
     for ask in &asks {
         let support = probabilities.get(ask.index).copied().unwrap_or(0.0);
         // Names read as words are the capability's own options ("skip tls
