@@ -2,7 +2,7 @@
 // from the phrase tables in phrases.rs: each phrase's prefix, suffix and
 // inner literal sets (see `required_literals`). Do not edit.
 
-pub const FINGERPRINT: u64 = 0xda416036b76197c2;
+pub const FINGERPRINT: u64 = 0x5e44424f7da9c5f2;
 
 #[rustfmt::skip]
 pub const TABLE: &[[Option<&[&[u8]]>; 3]] = &[
@@ -140,7 +140,7 @@ pub const TABLE: &[[Option<&[&[u8]]>; 3]] = &[
     [Some(&[b"\xe3\x83\xa6\xe3\x83\xbc\xe3\x82\xb6\xe3"]), Some(&[b"\x88\xe3\x81\xaa\xe3\x81\x84\xe3\x81\xa7", b"\x8f\xe3\x81\xaa\xe3\x81\x84\xe3\x81\xa7", b"\x9b\xe3\x81\xaa\xe3\x81\x84\xe3\x81\xa7", b"\x88\xe3\x81\xaa\xe3\x81\x84\xe3\x81\xa7", b"\x8b\xe3\x82\x8c\xe3\x81\xaa\xe3\x81\x84", b"\xbc\xe3\x81\xab\xe5\x86\x85\xe7\xb7\x92", b"\xbc\xe3\x81\xab\xe7\xa7\x98\xe5\xaf\x86"]), None],
     [Some(&[b"\xec\x9d\xb4\xec\xa0\x84", b"\xea\xb8\xb0\xec\xa1\xb4", b"\xec\x95\x9e\xec\x9d\x98", b"\xec\x9c\x84\xec\x9d\x98", b"\xec\x9b\x90\xeb\x9e\x98", b"\xec\x8b\x9c\xec\x8a\xa4\xed\x85\x9c"]), Some(&[b"\xeb\xac\xb4\xec\x8b\x9c", b"\xeb\xac\xb4\xed\x9a\xa8", b"\xec\x9e\x8a\xec\x96\xb4", b"\xeb\x94\xb0\xeb\xa5\xb4\xec\xa7\x80"]), Some(&[b"\xec\xa7\x80\xec\x8b\x9c", b"\xec\xa7\x80\xec\xb9\xa8", b"\xed\x94\x84\xeb\xa1\xac\xed\x94\x84\xed"])],
     [Some(&[b"\xec\x82\xac\xec\x9a\xa9\xec\x9e\x90\xec", b"\xec\x82\xac\xec\x9a\xa9\xec\x9e\x90\xed"]), Some(&[b"\xeb\xa7\x88", b"\xeb\xa7\x90", b"\xec\x95\x8a"]), Some(&[b"\xec\x82\xac\xec\x9a\xa9\xec\x9e\x90"])],
-    [Some(&[b"\xc3\xb6nceki", b"eski", b"sistem", b"t\xc3\xbcm", b"b\xc3\xbct\xc3\xbcn", b"\xc3\xb6nceki", b"eski", b"mevcut"]), Some(&[b"yok say", b"mezden gel", b"unut", b"ge\xc3\xa7ersiz"]), None],
+    [Some(&[b"\xc3\xb6nceki", b"eski", b"mevcut", b"sistem", b"t\xc3\xbcm", b"b\xc3\xbct\xc3\xbcn", b"\xc3\xb6nceki", b"eski", b"mevcut", b"sistem", b"t\xc3\xbcm", b"b\xc3\xbct\xc3\xbcn"]), Some(&[b"yok say", b"mezden gel", b"unut", b"ge\xc3\xa7ersiz"]), None],
     [Some(&[b"zignoruj", b"ignoruj", b"zapomnij", b"pomin", b"pomi\xc5\x84", b"poprzednie", b"wczesniejs", b"wcze\xc5\x9bniej"]), Some(&[b"instrukcj", b"poleceni", b"polecen", b"polece\xc5\x84", b"wytyczn", b"niewazne", b"niewa\xc5\xbcne", b"anulowane", b"iewaznione", b"ewa\xc5\xbcnione"]), None],
     [Some(&[b"negeer", b"vergeet", b"vorige", b"eerdere", b"voorgaande"]), Some(&[b"nstructies", b"ichtlijnen", b"opdrachten", b"ongeldig", b"vervallen", b"ngetrokken"]), None],
     [Some(&[b"abaikan", b"lupakan"]), Some(&[b"sebelumnya", b"sistem", b"awal", b"terdahulu"]), None],

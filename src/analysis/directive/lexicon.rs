@@ -486,13 +486,10 @@ const ENGLISH: &[(Cues, &str)] = &[
         N_DATA,
         "ssn ssns social+security+number social+security+numbers home+address phone+number phone+numbers date+of+birth birthdate biometric biometrics keystrokes keystroke screenshots screen+recordings recordings webcam browsing+history location+history gps transcripts credit+file credit+files medical+records health+data",
     ),
-    (
-        SELL,
-        "resale rents+out licensed+to licenses+it+to supplied+to",
-    ),
+    (SELL, "resale rents+out"),
     (
         EXTERNAL,
-        "advertisers advertising+partners advertising+networks advertising+network ad+networks ad+network data+brokers data+broker marketers marketing+partners market-research+firms market+research+firms insurers lead+buyers data+buyers recruiters debt+collectors collection+agencies private+investigators",
+        "advertisers advertising+partners advertising+networks advertising+network ad+networks ad+network data+brokers data+broker marketers marketing+partners market-research+firms market+research+firms lead+buyers data+buyers private+investigators",
     ),
 ];
 
@@ -894,7 +891,7 @@ const OTHERS: &[(Cues, &str)] = &[
     // Keeping the user in control, in the other spaced languages.
     (
         PROTECT,
-        "pregunta+antes preguntar+antes pregunta+al+usuario consulta+al+usuario confirmación+del+usuario consentimiento pergunte+antes pergunte+ao+usuário confirmação+do+usuário chiedi+prima chiedi+conferma conferma+dell'utente consenso demande+avant demander+avant consentement frage+vorher frag+vorher frage+den+nutzer frage+den+benutzer frage+nach fragt+nach frag+nach nachfragen zustimmung einwilligung pida+al+usuario pide+al+usuario pregunte+al+usuario demande+confirmation demander+confirmation demandez+confirmation demande+l'accord accord+de+l'utilisateur vraag+eerst toestemming zapytaj+najpierw zgoda zgody onay+al",
+        "pregunta+antes preguntar+antes pregunta+al+usuario consulta+al+usuario confirmación+del+usuario consentimiento pergunte+antes pergunte+ao+usuário confirmação+do+usuário chiedi+prima chiedi+conferma conferma+dell'utente consenso demande+avant demander+avant consentement frage+vorher frag+vorher frage+den+nutzer frage+den+benutzer nachfragen zustimmung einwilligung pida+al+usuario pide+al+usuario pregunte+al+usuario demande+confirmation demander+confirmation demandez+confirmation demande+l'accord accord+de+l'utilisateur vraag+eerst toestemming zapytaj+najpierw zgoda zgody onay+al",
     ),
     // Selling personal data, and to whom, in the other spaced languages.
     (
@@ -1060,7 +1057,7 @@ const STEMS: &[(Cues, &str)] = &[
     // Keeping the user in control: Russian and Korean stems.
     (
         PROTECT,
-        "спроси* уточни* подтверд* подтвержд* согласи* 물어보* 물어본* 확인받* 동의* 명시적*",
+        "спроси* уточни* подтверд* подтвержд* согласи* 물어보* 물어본* 확인받* 동의*",
     ),
     // Selling personal data, and to whom: Russian and Korean stems.
     (SELL, "прода* 판매* 팔아*"),

@@ -475,6 +475,9 @@ pub struct SentenceCues {
     pub negated_disclosure: bool,
     /// A clause opens with a negated imperative ("do not …", "never …").
     pub neg_imperative: bool,
+    /// One of the first two words is a verb of detection ("Detects …",
+    /// "Flags …", "Scans for …"), not a noun ("Jailbreak instructions: …").
+    pub detection_verb_opens: bool,
 }
 
 impl SentenceCues {
@@ -650,18 +653,22 @@ impl Reading {
                 .is_some_and(|t| t.iter().take(within).any(|c| c & DETECT != 0))
     }
 
-    /// Whether a sentence lists what a detector detects: it opens with the
-    /// detection ("Detects instructions that tell an AI to ignore previous
-    /// instructions, skip user confirmation …") and what it detects is
-    /// itself about instructions or attacks, so its verbs are the attacks it
-    /// mentions, not requests. "Flags: disable confirmations" names no such
-    /// object and is read as usual.
+    /// Whether a sentence lists what a detector detects: it opens with a
+    /// verb of detection ("Detects instructions that tell an AI to ignore
+    /// previous instructions, skip user confirmation …") whose object is
+    /// instructions, so its verbs are the attacks it mentions, not requests.
+    /// Anything concrete enough to act on keeps the sentence a request:
+    /// a secret path, a command, a code span, another server's tool, a
+    /// switched-off setting, a dangerous word. "Flags: disable confirmations"
+    /// names no instructions and "Jailbreak instructions: run …" opens with
+    /// a noun; both are read as usual.
     pub fn lists_detections(&self, s: &SentenceCues) -> bool {
-        let detections = self
-            .tok_cues
-            .get(s.tokens.clone())
-            .map_or(0, |t| t.iter().filter(|c| *c & DETECT != 0).count());
-        self.opens_with_detection(s, 3) && (s.cues & N_INSTR != 0 || detections >= 2)
+        let m = &s.marks;
+        s.detection_verb_opens
+            && s.cues & N_INSTR != 0
+            && s.cues & DANGER == 0
+            && !(m.secret_path || m.shell_code || m.code || m.foreign_tool || m.safeguard_off)
+            && self.opens_with_detection(s, 2)
     }
 }
 
@@ -1276,10 +1283,11 @@ fn sentence_cues(
                     | "suffixed"
                     | "prefixed"
                     | "tagged"
-                    | "expand"
-                    | "expands"
-                    | "expanded"
-            ) {
+            ) || (matches!(tx, "expand" | "expands" | "expanded")
+                && tokens
+                    .get(k + 1)
+                    .is_some_and(|n| &plain[n.range.clone()] == "with"))
+            {
                 m.appends = true;
             }
             if c & N_TOOL != 0 {
@@ -1525,6 +1533,21 @@ fn sentence_cues(
         m.opens_condition = true;
     }
     s.marks = m;
+    s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
+        matches!(
+            text(k),
+            "detects"
+                | "detect"
+                | "flags"
+                | "classifies"
+                | "classify"
+                | "scans"
+                | "screens"
+                | "screen"
+                | "recognizes"
+                | "recognises"
+        )
+    });
     s
 }
 
@@ -1821,8 +1844,14 @@ fn classify(
     let alters = dir(V_ALTER | V_PUT | V_SEND) || (has(V_ALTER | V_PUT) && has(AUTO | ALWAYS));
     let literal = m.email || m.long_number || m.quote || m.code || m.url || m.host || m.ip;
     let route = alters && has(N_ROUTE) && literal && !has(EXAMPLE);
-    let query =
-        alters && m.appends && has(N_INPUT) && (m.quote || m.code) && has(AUTO | ALWAYS | ALLQ);
+    // "Expands the query with synonyms (e.g. 'ML' → 'machine learning')"
+    // shows what the tool does; an example is not an added term.
+    let query = alters
+        && m.appends
+        && has(N_INPUT)
+        && (m.quote || m.code)
+        && has(AUTO | ALWAYS | ALLQ)
+        && !has(EXAMPLE);
     let cross_tool = alters && has(ALLQ) && has(N_TOOL) && has(N_ROUTE | N_INPUT | MONEY);
     let against_user = has(OVERRIDE_USER) && (alters || dir(V_CALL));
     let magnitude =
@@ -1966,7 +1995,7 @@ fn classify(
     let secretish = has(N_SECRET | N_STRONG | N_CONVO)
         || m.secret_path
         || (has(SELL) && has(N_DATA | N_LOCAL))
-        || (has(EXTERNAL) && has(N_DATA | N_LOCAL))
+        || (has(EXTERNAL) && has(N_DATA | N_LOCAL) && has(ALSO | SELL))
         // Whatever is sold to another party ("Friend lists are sold … to
         // advertisers"): honest descriptions sell to no one (no sentence of
         // the 184 real servers pairs the two).
