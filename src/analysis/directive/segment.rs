@@ -462,31 +462,18 @@ fn push_chunk(tokens: &mut Vec<Token>, plain: &str, range: Range<usize>, clause_
     // underscores): nothing to classify (no `.`, `/`, `@`, `=`, `~`, `\`)
     // and nothing to split, so they are one token, as the general path below
     // would find.
-    if s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-        let kind = if s.bytes().all(|b| b.is_ascii_digit()) {
+    let whole = if s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        Some(if s.bytes().all(|b| b.is_ascii_digit()) {
             TokKind::Number
         } else {
             TokKind::Word
-        };
-        tokens.push(Token {
-            kind,
-            range,
-            clause_start,
-            quoted: false,
-        });
-        return;
-    }
-    if matches!(s, "e.g" | "i.e" | "z.b" | "p.ex" | "u.a") {
-        tokens.push(Token {
-            kind: TokKind::Word,
-            range,
-            clause_start,
-            quoted: false,
-        });
-        return;
-    }
-    let kind = classify_chunk(s);
-    if let Some(kind) = kind {
+        })
+    } else if matches!(s, "e.g" | "i.e" | "z.b" | "p.ex" | "u.a") {
+        Some(TokKind::Word)
+    } else {
+        classify_chunk(s)
+    };
+    if let Some(kind) = whole {
         tokens.push(Token {
             kind,
             range,

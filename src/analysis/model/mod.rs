@@ -772,6 +772,28 @@ const SHAPE_CUES: Cues = {
     all
 };
 
+/// The shape symbol of a verb family's name in its base form ("RUN" →
+/// "RUN!"): the imperative-looking use of the verb.
+fn verb_symbol(name: &str) -> &'static [u8] {
+    match name {
+        "RUN" => b"RUN!",
+        "SEND" => b"SEND!",
+        "PUT" => b"PUT!",
+        "CONTACT" => b"CONTACT!",
+        "TELL" => b"TELL!",
+        "HIDE" => b"HIDE!",
+        "DISABLE" => b"DISABLE!",
+        "IGNORE" => b"IGNORE!",
+        "COLLECT" => b"COLLECT!",
+        "ALTER" => b"ALTER!",
+        "PREFER" => b"PREFER!",
+        "CALL" => b"CALL!",
+        "READ" => b"READ!",
+        "REPORT" => b"REPORT!",
+        _ => b"STORE!",
+    }
+}
+
 /// A token's symbol in the sentence's *shape*: the family of its strongest
 /// cue ("must also be submitted to <url>" → `MODAL ALSO BE SEND to <url>`),
 /// closed-class words kept, other words `W`. N-grams (one to three) of
@@ -789,23 +811,7 @@ fn shape_symbol(kind: TokKind, text: &str, cues: Cues) -> &'static [u8] {
         SHAPE_ORDER.iter().find(|(_, c)| cues & c != 0)
     };
     match found {
-        Some((name, c)) if *c & VERBS != 0 && base => match *name {
-            "RUN" => b"RUN!",
-            "SEND" => b"SEND!",
-            "PUT" => b"PUT!",
-            "CONTACT" => b"CONTACT!",
-            "TELL" => b"TELL!",
-            "HIDE" => b"HIDE!",
-            "DISABLE" => b"DISABLE!",
-            "IGNORE" => b"IGNORE!",
-            "COLLECT" => b"COLLECT!",
-            "ALTER" => b"ALTER!",
-            "PREFER" => b"PREFER!",
-            "CALL" => b"CALL!",
-            "READ" => b"READ!",
-            "REPORT" => b"REPORT!",
-            _ => b"STORE!",
-        },
+        Some((name, c)) if *c & VERBS != 0 && base => verb_symbol(name),
         Some((name, _)) => name.as_bytes(),
         // The table's own copy of the word: the same bytes, kept for as
         // long as the symbol is.
@@ -1276,23 +1282,7 @@ mod tests {
                     let cues = reading.tok_cues[start + k];
                     let base = cues & lexicon::BASE != 0;
                     match SHAPE_ORDER.iter().find(|(_, c)| cues & c != 0) {
-                        Some((name, c)) if *c & VERBS != 0 && base => match *name {
-                            "RUN" => b"RUN!",
-                            "SEND" => b"SEND!",
-                            "PUT" => b"PUT!",
-                            "CONTACT" => b"CONTACT!",
-                            "TELL" => b"TELL!",
-                            "HIDE" => b"HIDE!",
-                            "DISABLE" => b"DISABLE!",
-                            "IGNORE" => b"IGNORE!",
-                            "COLLECT" => b"COLLECT!",
-                            "ALTER" => b"ALTER!",
-                            "PREFER" => b"PREFER!",
-                            "CALL" => b"CALL!",
-                            "READ" => b"READ!",
-                            "REPORT" => b"REPORT!",
-                            _ => b"STORE!",
-                        },
+                        Some((name, c)) if *c & VERBS != 0 && base => verb_symbol(name),
                         Some((name, _)) => name.as_bytes(),
                         None if FUNCTION_WORDS.contains(&text) => text.as_bytes(),
                         None => b"W",
