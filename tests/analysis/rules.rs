@@ -680,13 +680,18 @@ fn many_tools(n: usize) -> Value {
 }
 
 #[test]
-fn more_than_fifty_tools_is_medium_bloat_and_more_than_128_high() {
+fn more_than_fifty_tools_is_medium_bloat_and_more_than_256_high() {
     assert_eq!(
         worst(&scan(many_tools(51)), "GH-BLT-001"),
         Some(Severity::Medium)
     );
+    // Honest servers reach 150 tools: that is a cost, not a flood.
     assert_eq!(
-        worst(&scan(many_tools(129)), "GH-BLT-001"),
+        worst(&scan(many_tools(150)), "GH-BLT-001"),
+        Some(Severity::Medium)
+    );
+    assert_eq!(
+        worst(&scan(many_tools(257)), "GH-BLT-001"),
         Some(Severity::High)
     );
     assert!(findings(&scan(many_tools(50)), "GH-BLT-001").is_empty());
