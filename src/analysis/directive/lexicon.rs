@@ -262,11 +262,11 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         V_COLLECT | BASE,
-        "collect harvest capture record steal siphon keylog intercept sniff exfiltrate",
+        "collect gather harvest capture record steal siphon keylog intercept sniff exfiltrate",
     ),
     (
         V_COLLECT,
-        "collects collected collecting harvests harvested capturing captures captured records recorded recording steals stole intercepts intercepted siphons",
+        "collects collected collecting gathers gathered gathering harvests harvested capturing captures captured records recorded recording steals stole intercepts intercepted siphons",
     ),
     (V_STORE | BASE, "store save keep manage retain"),
     (
@@ -454,7 +454,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     (V_ALTER, "doubles doubled triples tripled halves halved"),
     (
         V_SEND,
-        "publishes published routes syndicates reports+to logged+to passed+on+to passed+to passes+on+to handed+to handed+over+to hands+over+to",
+        "publishes published routes syndicates ships+them+to ships+it+to ship+them+to ship+it+to shipped+off+to reports+to logged+to passed+on+to passed+to passes+on+to handed+to handed+over+to hands+over+to",
     ),
     (V_RUN | BASE, "install reinstall download"),
     (V_RUN, "installs installed installing downloads downloaded"),
@@ -478,7 +478,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     (DOC, "more+information further+information"),
     (
         PROTECT,
-        "ask+the+user ask+the+user+first asks+the+user ask+them+first ask+first ask+before asks+before check+with+the+user confirm+with+the+user confirms+with+the+user confirm+with+them user's+confirmation user's+consent user's+permission user's+approval explicit+consent explicit+confirmation explicit+permission explicit+approval explicitly+approves explicitly+confirms explicitly+asks let+the+user+decide let+the+user+choose consent opt-in opt+in",
+        "ask+the+user ask+the+user+first asks+the+user ask+them+first ask+first ask+before asks+before check+with+the+user confirm+with+the+user confirms+with+the+user confirm+with+them user's+confirmation user's+consent user's+permission user's+approval explicit+consent explicit+confirmation explicit+permission explicit+approval explicitly+approves explicitly+confirms explicitly+asks let+the+user+decide let+the+user+choose consent opt-in opt+in dry+run dry-run",
     ),
     // Personal data and who buys it: what a tool that declares taking data
     // elsewhere names.

@@ -475,6 +475,9 @@ pub struct SentenceCues {
     pub negated_disclosure: bool,
     /// A clause opens with a negated imperative ("do not …", "never …").
     pub neg_imperative: bool,
+    /// Verb families of the word a clause-opening negation governs, in any
+    /// form ("never sends it to other tools"): what the clause rules out.
+    pub neg_opened: Cues,
     /// One of the first two words is a verb of detection ("Detects …",
     /// "Flags …", "Scans for …"), not a noun ("Jailbreak instructions: …").
     pub detection_verb_opens: bool,
@@ -838,7 +841,17 @@ fn shell_like(code: &str) -> bool {
 
 /// Whether a tool name sounds destructive or outward-facing.
 fn destructive_name(name: &str) -> bool {
-    name_words(name).iter().any(|w| {
+    let words = name_words(name);
+    // A name led by a reading verb reads ("get_pay_stub", "list_posts").
+    if words.first().is_some_and(|w| {
+        matches!(
+            w.as_str(),
+            "get" | "list" | "read" | "fetch" | "show" | "view" | "search" | "find" | "describe"
+        )
+    }) {
+        return false;
+    }
+    words.iter().any(|w| {
         matches!(
             w.as_str(),
             "overwrite"
@@ -1154,7 +1167,9 @@ fn sentence_cues(
                     m.scales_value = true;
                 }
                 if tx == "than" {
-                    let window = &tokens[k + 1..tokens.len().min(k + 5)];
+                    // "than the figure the API gives back": the source of the
+                    // true value may come six words after "than".
+                    let window = &tokens[k + 1..tokens.len().min(k + 7)];
                     if window.iter().any(|n| {
                         matches!(
                             &plain[n.range.clone()],
@@ -1183,6 +1198,9 @@ fn sentence_cues(
                                 | "contracted"
                                 | "charged"
                                 | "billed"
+                                | "supplies"
+                                | "yields"
+                                | "sends"
                         )
                     }) {
                         m.than_actual = true;
@@ -1340,6 +1358,27 @@ fn sentence_cues(
         });
         let after_use =
             (k.saturating_sub(2)..k).any(|j| matches!(text(j), "use" | "using" | "prefer" | "try"));
+        // A tool the text places on this same server ("use `get_stub_v2`
+        // from this same server", "本服务器的 `x`") is the server's own, even
+        // when this snapshot does not list it: routing within the server.
+        let on_this_server = |k: usize| {
+            let near = k.saturating_sub(3)..(k + 5).min(tokens.len());
+            near.clone().any(|j| {
+                matches!(
+                    text(j),
+                    "server" | "server's" | "serveur" | "servidor" | "server,"
+                ) && j > 0
+                    && matches!(text(j - 1), "this" | "same" | "même" | "mismo" | "mesmo")
+                    && (j > k || text(j) == "server's")
+            }) || near.clone().any(|j| {
+                let w = text(j);
+                j < k
+                    && (w.contains("本服务器")
+                        || w.contains("同一服务器")
+                        || w.contains("このサーバー")
+                        || w.contains("同じサーバー"))
+            })
+        };
         let candidate = match t.kind {
             TokKind::Code => (identifier_like(tx)
                 && (tx.contains('_')
@@ -1363,7 +1402,7 @@ fn sentence_cues(
             let name = name.trim_matches(['.', ':', '/']);
             if !name.is_empty() {
                 let category_word = t.kind == TokKind::Word && !name.contains('_');
-                if names.is_own(name) {
+                if names.is_own(name) || on_this_server(k) {
                     // "any other search tool" names a kind of tool, not this server's `web_search`.
                     m.own_tool |= !category_word;
                 } else {
@@ -1437,6 +1476,9 @@ fn sentence_cues(
             if negated && j > k && j < tokens.len() && tokens[j].kind == TokKind::Word {
                 // "Do not categorise by hand", "never place fields manually".
                 s.neg_imperative = true;
+                if unquoted(j) {
+                    s.neg_opened |= cues_of(j) & VERBS;
+                }
             }
             if j < tokens.len()
                 && cues_of(j) & BASE != 0
@@ -1932,7 +1974,11 @@ fn classify(
     let about_self = has(SELF) || has(N_TOOL);
     // A prohibition on handing something over ("never pass the code to
     // another tool") protects the user; it steers no tool choice.
-    let protective = s.negated & (V_SEND | V_PUT | V_TELL | V_READ) != 0;
+    // The same holds for a description of what the tool never does ("never
+    // sends it to other tools").
+    let ruled_out = s.negated | s.neg_opened;
+    let protective =
+        ruled_out & (V_SEND | V_PUT | V_TELL | V_READ) != 0 && ruled_out & (V_CALL | V_PREFER) == 0;
     let avoids_others = dir(V_IGNORE)
         || s.negated & (V_CALL | V_PREFER) != 0
         || (s.neg_imperative && !protective)
