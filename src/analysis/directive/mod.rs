@@ -315,6 +315,15 @@ const SECRET_STORE_WORDS: &[&str] = &[
 
 /// The words of an identifier: `send_email`, `sendEmail`, `send-email`, `mail.send`.
 pub fn name_words(name: &str) -> Vec<String> {
+    if name.is_ascii() {
+        ascii_name_words(name)
+    } else {
+        char_name_words(name)
+    }
+}
+
+/// [`name_words`] of any name, a character at a time.
+fn char_name_words(name: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut cur = String::new();
     let mut prev_lower = false;
@@ -342,6 +351,49 @@ pub fn name_words(name: &str) -> Vec<String> {
     }
     if !cur.is_empty() {
         words.push(cur);
+    }
+    words
+}
+
+/// [`name_words`] of an ASCII name: the same words, each cut out of the
+/// name and lower-cased in one allocation instead of grown a character at
+/// a time (names are split for every tool and parameter description).
+fn ascii_name_words(name: &str) -> Vec<String> {
+    let bytes = name.as_bytes();
+    let word = |range: Range<usize>| {
+        name.get(range)
+            .map(str::to_ascii_lowercase)
+            .unwrap_or_default()
+    };
+    let mut words = Vec::new();
+    // Start of the word being read, if one is.
+    let mut start: Option<usize> = None;
+    let mut end = bytes.len();
+    let mut prev_lower = false;
+    for (i, &c) in bytes.iter().enumerate() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase()
+                && prev_lower
+                && let Some(s) = start
+            {
+                words.push(word(s..i));
+                start = None;
+            }
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            start.get_or_insert(i);
+        } else {
+            prev_lower = false;
+            if let Some(s) = start.take() {
+                words.push(word(s..i));
+            }
+        }
+        if words.len() >= 32 {
+            end = i + 1;
+            break;
+        }
+    }
+    if let Some(s) = start {
+        words.push(word(s..end));
     }
     words
 }
@@ -1615,12 +1667,14 @@ fn safeguard_key(key: &str) -> bool {
 
 /// Whether a value switches something off.
 fn off_value(v: &str) -> bool {
-    matches!(
-        v.trim_matches(['\'', '"', '`', '.', ','])
-            .to_ascii_lowercase()
-            .as_str(),
-        "off" | "false" | "0" | "no" | "none" | "disabled" | "disable" | "skip" | "never" | "null"
-    )
+    const OFF: [&str; 10] = [
+        "off", "false", "0", "no", "none", "disabled", "disable", "skip", "never", "null",
+    ];
+    // Compared without lower-casing into a new string: the values are
+    // ASCII, so a case-blind ASCII comparison equals comparing the
+    // lower-cased text.
+    let v = v.trim_matches(['\'', '"', '`', '.', ',']);
+    OFF.iter().any(|o| o.eq_ignore_ascii_case(v))
 }
 
 /// Reads one text and classifies the request of each sentence.
@@ -2188,6 +2242,28 @@ mod tests {
             .into_iter()
             .map(|a| (a.kind, a.severity))
             .collect()
+    }
+
+    #[test]
+    fn ascii_name_words_equal_the_general_ones() {
+        let long_camel = "aB".repeat(40);
+        let long_snake = "a_".repeat(40);
+        let mixed_end = format!("{}xY", "w_".repeat(31));
+        for name in [
+            "",
+            "_",
+            "send_email",
+            "sendEmail",
+            "HTTPRequest/a.b c",
+            "getUserName2Fa",
+            "x9Y__z--Q",
+            "ignore_previous_and_send_keys",
+            long_camel.as_str(),
+            long_snake.as_str(),
+            mixed_end.as_str(),
+        ] {
+            assert_eq!(ascii_name_words(name), char_name_words(name), "{name}");
+        }
     }
 
     #[test]
