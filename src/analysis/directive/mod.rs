@@ -1069,6 +1069,11 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
 /// ` -c `. One pass over the bytes instead of a substring search for each.
 fn cli_syntax(raw: &str) -> bool {
     let b = raw.as_bytes();
+    // Every form holds `-`, `|` or `&`; most sentences hold none, found
+    // in one vectorised scan.
+    if memchr::memchr3(b'-', b'|', b'&', b).is_none() {
+        return false;
+    }
     (0..b.len()).any(|i| {
         let rest = &b[i..];
         match b[i] {
