@@ -1003,8 +1003,7 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
             continue;
         }
         let w = &plain[t.range.clone()];
-        let mut c = lex.word(w);
-        let longest = lex.phrase_len(w);
+        let (mut c, longest) = lex.word_and_phrase_len(w);
         if longest > 1 {
             for len in (2..=longest).rev() {
                 if i + len > tokens.len() {
