@@ -84,6 +84,11 @@ pub fn push_marker(out: &mut String, c: char) -> bool {
 pub fn render_into(out: &mut String, s: &str) {
     let mut tags = String::new();
     for c in s.chars() {
+        // Printable ASCII, most of any evidence, is shown as itself.
+        if tags.is_empty() && (' '..='~').contains(&c) {
+            out.push(c);
+            continue;
+        }
         if is_tag(c) {
             tags.push(tag_char(c));
             continue;

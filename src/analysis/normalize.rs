@@ -374,28 +374,43 @@ const EVIDENCE_CONTEXT: usize = 60;
 const EVIDENCE_MATCH: usize = 160;
 
 /// A bounded window of `text` around `range`, made visible, with `…` where cut.
+///
+/// Built from slices of `text` (the window's ends found by counting
+/// characters), not by collecting characters into vectors: every finding's
+/// evidence passes through here.
 pub fn evidence_window(text: &str, range: Range<usize>) -> String {
     let start = floor_boundary(text, range.start.min(text.len()));
     let end = floor_boundary(text, range.end.min(text.len())).max(start);
-    let before: Vec<char> = text[..start]
-        .chars()
+    // Both are character boundaries, `start <= end <= text.len()`.
+    let head = text.get(..start).unwrap_or_default();
+    let matched = text.get(start..end).unwrap_or_default();
+    let tail = text.get(end..).unwrap_or_default();
+    // The last EVIDENCE_CONTEXT characters before the match.
+    let before_at = head
+        .char_indices()
         .rev()
-        .take(EVIDENCE_CONTEXT + 1)
-        .collect();
-    let matched: Vec<char> = text[start..end].chars().take(EVIDENCE_MATCH + 1).collect();
-    let after: Vec<char> = text[end..].chars().take(EVIDENCE_CONTEXT + 1).collect();
+        .take(EVIDENCE_CONTEXT)
+        .last()
+        .map_or(head.len(), |(i, _)| i);
     let mut s = String::new();
-    if before.len() > EVIDENCE_CONTEXT {
+    if before_at > 0 {
         s.push('…');
     }
-    s.extend(before.iter().take(EVIDENCE_CONTEXT).rev());
-    s.extend(matched.iter().take(EVIDENCE_MATCH));
-    if matched.len() > EVIDENCE_MATCH {
-        s.push('…');
-    } else {
-        s.extend(after.iter().take(EVIDENCE_CONTEXT));
-        if after.len() > EVIDENCE_CONTEXT {
+    s.push_str(head.get(before_at..).unwrap_or_default());
+    match matched.char_indices().nth(EVIDENCE_MATCH) {
+        Some((cut, _)) => {
+            s.push_str(matched.get(..cut).unwrap_or_default());
             s.push('…');
+        }
+        None => {
+            s.push_str(matched);
+            match tail.char_indices().nth(EVIDENCE_CONTEXT) {
+                Some((cut, _)) => {
+                    s.push_str(tail.get(..cut).unwrap_or_default());
+                    s.push('…');
+                }
+                None => s.push_str(tail),
+            }
         }
     }
     visible(&squeeze_whitespace(s.trim()))
@@ -407,25 +422,32 @@ const MAX_WHITESPACE_RUN: usize = 8;
 /// Shortens long whitespace runs (padding) so evidence shows what follows them.
 fn squeeze_whitespace(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut run = String::new();
-    let flush = |run: &mut String, out: &mut String| {
-        let n = run.chars().count();
-        if n > MAX_WHITESPACE_RUN {
-            let _ = write!(out, "<{n}×WS>");
-        } else {
-            out.push_str(run);
+    // Bytes of `s` already in `out`: text between long runs is copied as
+    // slices, a long run replaced by its marker.
+    let mut copied = 0;
+    let mut squeeze = |out: &mut String, run_start: usize, chars: usize, next: usize| {
+        if chars > MAX_WHITESPACE_RUN {
+            out.push_str(s.get(copied..run_start).unwrap_or_default());
+            let _ = write!(out, "<{chars}×WS>");
+            copied = next;
         }
-        run.clear();
     };
-    for c in s.chars() {
+    // The current whitespace run: its first byte and its length in characters.
+    let mut run: Option<(usize, usize)> = None;
+    for (i, c) in s.char_indices() {
         if c.is_whitespace() {
-            run.push(c);
-        } else {
-            flush(&mut run, &mut out);
-            out.push(c);
+            match &mut run {
+                Some((_, chars)) => *chars += 1,
+                None => run = Some((i, 1)),
+            }
+        } else if let Some((run_start, chars)) = run.take() {
+            squeeze(&mut out, run_start, chars, i);
         }
     }
-    flush(&mut run, &mut out);
+    if let Some((run_start, chars)) = run {
+        squeeze(&mut out, run_start, chars, s.len());
+    }
+    out.push_str(s.get(copied..).unwrap_or_default());
     out
 }
 
@@ -702,6 +724,92 @@ mod tests {
         let p = Prepared::new("Wrap. \u{2067}drowssap eht\u{2069}");
         let h = p.hidden();
         assert_eq!(h[0].text, "the password");
+    }
+
+    /// The evidence window as first written, a character at a time: the
+    /// reference for the one built from slices.
+    fn evidence_window_by_chars(text: &str, range: Range<usize>) -> String {
+        let start = floor_boundary(text, range.start.min(text.len()));
+        let end = floor_boundary(text, range.end.min(text.len())).max(start);
+        let before: Vec<char> = text[..start]
+            .chars()
+            .rev()
+            .take(EVIDENCE_CONTEXT + 1)
+            .collect();
+        let matched: Vec<char> = text[start..end].chars().take(EVIDENCE_MATCH + 1).collect();
+        let after: Vec<char> = text[end..].chars().take(EVIDENCE_CONTEXT + 1).collect();
+        let mut s = String::new();
+        if before.len() > EVIDENCE_CONTEXT {
+            s.push('…');
+        }
+        s.extend(before.iter().take(EVIDENCE_CONTEXT).rev());
+        s.extend(matched.iter().take(EVIDENCE_MATCH));
+        if matched.len() > EVIDENCE_MATCH {
+            s.push('…');
+        } else {
+            s.extend(after.iter().take(EVIDENCE_CONTEXT));
+            if after.len() > EVIDENCE_CONTEXT {
+                s.push('…');
+            }
+        }
+        let mut squeezed = String::new();
+        let mut run = String::new();
+        let flush = |run: &mut String, out: &mut String| {
+            let n = run.chars().count();
+            if n > MAX_WHITESPACE_RUN {
+                let _ = write!(out, "<{n}×WS>");
+            } else {
+                out.push_str(run);
+            }
+            run.clear();
+        };
+        for c in s.trim().chars() {
+            if c.is_whitespace() {
+                run.push(c);
+            } else {
+                flush(&mut run, &mut squeezed);
+                squeezed.push(c);
+            }
+        }
+        flush(&mut run, &mut squeezed);
+        visible(&squeezed)
+    }
+
+    #[test]
+    fn evidence_windows_equal_the_ones_built_a_character_at_a_time() {
+        let texts = [
+            String::new(),
+            "short".to_string(),
+            "é".repeat(300),
+            format!(
+                "{}ignore all previous instructions{}",
+                "a".repeat(70),
+                "z".repeat(70)
+            ),
+            format!("x{}y{}z\u{200B}w", " ".repeat(9), "\t".repeat(8)),
+            format!("{}日本語{}", "\n ".repeat(40), "ü".repeat(200)),
+            format!("{}{}", "ab ".repeat(100), "\u{E0041}\u{E0042} tail"),
+            "         padded          both          ".to_string(),
+        ];
+        for text in &texts {
+            let n = text.len();
+            for (a, b) in [
+                (0, 0),
+                (0, n),
+                (n / 3, n / 2),
+                (n / 2, n),
+                (n, n),
+                (1, 2),
+                (n + 5, n + 9),
+                (7, 3),
+            ] {
+                assert_eq!(
+                    evidence_window(text, a..b),
+                    evidence_window_by_chars(text, a..b),
+                    "{text:?} {a}..{b}"
+                );
+            }
+        }
     }
 
     #[test]

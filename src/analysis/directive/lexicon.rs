@@ -1267,12 +1267,24 @@ const UNSPACED: &[(Cues, &str)] = &[
     ),
 ];
 
+/// What the vocabulary knows of one key.
+#[derive(Debug, Clone, Copy, Default)]
+struct Entry {
+    /// Cues of the key as a whole word or phrase.
+    cues: Cues,
+    /// Whether the key is a word or phrase of the vocabulary (a key can
+    /// also be only the first word of a phrase).
+    listed: bool,
+    /// The longest phrase (in words) that starts with the key, 0 if none.
+    phrase_len: usize,
+}
+
 /// The compiled vocabulary.
 pub struct Lexicon {
-    /// Whole words and phrases (phrases keyed with single spaces).
-    words: FastMap<&'static str, Cues>,
-    /// First words of phrases, with the longest phrase length starting there.
-    phrase_heads: FastMap<&'static str, usize>,
+    /// Whole words and phrases (phrases keyed with single spaces), and the
+    /// first words of phrases: one map, so that reading a word looks it up
+    /// once for both.
+    words: FastMap<&'static str, Entry>,
     /// Stems, matched anchored at a word's start, longest first.
     stems: AhoCorasick,
     stem_cues: Vec<Cues>,
@@ -1286,8 +1298,12 @@ pub static LEXICON: LazyLock<Lexicon> = LazyLock::new(Lexicon::build);
 
 impl Lexicon {
     fn build() -> Lexicon {
-        let mut words: FastMap<&'static str, Cues> = FastMap::default();
-        let mut phrase_heads: FastMap<&'static str, usize> = FastMap::default();
+        let mut words: FastMap<&'static str, Entry> = FastMap::default();
+        let list = |words: &mut FastMap<&'static str, Entry>, key: &'static str, cues: Cues| {
+            let entry = words.entry(key).or_default();
+            entry.cues |= cues;
+            entry.listed = true;
+        };
         let mut stems: Vec<String> = Vec::new();
         let mut stem_cues: Vec<Cues> = Vec::new();
         let mut phrases_owned: Vec<(&'static str, Cues)> = Vec::new();
@@ -1307,7 +1323,7 @@ impl Lexicon {
                 } else if entry.contains('+') {
                     phrases_owned.push((entry, cues));
                 } else {
-                    *words.entry(entry).or_insert(0) |= cues;
+                    list(&mut words, entry, cues);
                 }
             }
         }
@@ -1317,9 +1333,9 @@ impl Lexicon {
             let spaced: &'static str = Box::leak(entry.replace('+', " ").into_boxed_str());
             let len = spaced.split(' ').count();
             let head = spaced.split(' ').next().unwrap_or(spaced);
-            let slot = phrase_heads.entry(head).or_insert(0);
+            let slot = &mut words.entry(head).or_default().phrase_len;
             *slot = (*slot).max(len);
-            *words.entry(spaced).or_insert(0) |= cues;
+            list(&mut words, spaced, cues);
         }
         let stems_ac = AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostLongest)
@@ -1346,7 +1362,6 @@ impl Lexicon {
             .expect("unspaced automaton builds");
         Lexicon {
             words,
-            phrase_heads,
             stems: stems_ac,
             stem_cues,
             unspaced: unspaced_ac,
@@ -1357,13 +1372,25 @@ impl Lexicon {
     /// Cues of one word (exact, else the longest stem that starts it), with
     /// those of its ending in Korean (mood and obligation are endings there).
     pub fn word(&self, w: &str) -> Cues {
+        self.word_and_phrase_len(w).0
+    }
+
+    /// [`Lexicon::word`] and [`Lexicon::phrase_len`] of one word, from one
+    /// look-up (a text's reading asks both of every word).
+    pub fn word_and_phrase_len(&self, w: &str) -> (Cues, usize) {
+        let entry = self.words.get(w).copied().unwrap_or_default();
+        (self.word_from(w, entry), entry.phrase_len)
+    }
+
+    /// The cues of `w`, whose entry in the map (or its absence) is `entry`.
+    fn word_from(&self, w: &str, entry: Entry) -> Cues {
         let ending = if w.len() >= 6 && w.as_bytes()[w.len() - 1] >= 0x80 {
             korean_ending(w)
         } else {
             0
         };
-        if let Some(&c) = self.words.get(w) {
-            return c | ending;
+        if entry.listed {
+            return entry.cues | ending;
         }
         // Stems only for words long enough to carry an ending.
         if w.len() < 4 {
@@ -1378,12 +1405,12 @@ impl Lexicon {
 
     /// The longest phrase that starts with `head`, if any (in words).
     pub fn phrase_len(&self, head: &str) -> usize {
-        self.phrase_heads.get(head).copied().unwrap_or(0)
+        self.words.get(head).map_or(0, |e| e.phrase_len)
     }
 
     /// Cues of a phrase spelled with single spaces.
     pub fn phrase(&self, spaced: &str) -> Cues {
-        self.words.get(spaced).copied().unwrap_or(0)
+        self.words.get(spaced).map_or(0, |e| e.cues)
     }
 
     /// Cues found as substrings in unspaced text, with their byte ranges.

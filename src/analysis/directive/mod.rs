@@ -315,6 +315,15 @@ const SECRET_STORE_WORDS: &[&str] = &[
 
 /// The words of an identifier: `send_email`, `sendEmail`, `send-email`, `mail.send`.
 pub fn name_words(name: &str) -> Vec<String> {
+    if name.is_ascii() {
+        ascii_name_words(name)
+    } else {
+        char_name_words(name)
+    }
+}
+
+/// [`name_words`] of any name, a character at a time.
+fn char_name_words(name: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut cur = String::new();
     let mut prev_lower = false;
@@ -342,6 +351,49 @@ pub fn name_words(name: &str) -> Vec<String> {
     }
     if !cur.is_empty() {
         words.push(cur);
+    }
+    words
+}
+
+/// [`name_words`] of an ASCII name: the same words, each cut out of the
+/// name and lower-cased in one allocation instead of grown a character at
+/// a time (names are split for every tool and parameter description).
+fn ascii_name_words(name: &str) -> Vec<String> {
+    let bytes = name.as_bytes();
+    let word = |range: Range<usize>| {
+        name.get(range)
+            .map(str::to_ascii_lowercase)
+            .unwrap_or_default()
+    };
+    let mut words = Vec::new();
+    // Start of the word being read, if one is.
+    let mut start: Option<usize> = None;
+    let mut end = bytes.len();
+    let mut prev_lower = false;
+    for (i, &c) in bytes.iter().enumerate() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase()
+                && prev_lower
+                && let Some(s) = start
+            {
+                words.push(word(s..i));
+                start = None;
+            }
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            start.get_or_insert(i);
+        } else {
+            prev_lower = false;
+            if let Some(s) = start.take() {
+                words.push(word(s..i));
+            }
+        }
+        if words.len() >= 32 {
+            end = i + 1;
+            break;
+        }
+    }
+    if let Some(s) = start {
+        words.push(word(s..end));
     }
     words
 }
@@ -538,6 +590,43 @@ pub struct Reading {
     pub tok_cues: Vec<Cues>,
     /// Per sentence.
     pub sentences: Vec<SentenceCues>,
+}
+
+/// The buffers of a dropped [`Reading`], which the next [`read`] on the
+/// same thread fills instead of allocating and growing four vectors per
+/// text (the analysis reads tens of thousands of short texts).
+#[derive(Default)]
+struct SpareBuffers {
+    seg: Segmented,
+    tok_cues: Vec<Cues>,
+    sentences: Vec<SentenceCues>,
+}
+
+/// Most tokens whose buffers are kept for the next text: a huge text's
+/// buffers are freed, not held by the thread.
+const MAX_SPARE_TOKENS: usize = 4096;
+
+thread_local! {
+    static SPARE: std::cell::RefCell<SpareBuffers> = std::cell::RefCell::default();
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        if self.seg.tokens.capacity() > MAX_SPARE_TOKENS
+            || self.sentences.capacity() > MAX_SPARE_TOKENS
+        {
+            return;
+        }
+        // `try_with`: a Reading dropped while the thread shuts down just
+        // frees its buffers.
+        let _ = SPARE.try_with(|spare| {
+            if let Ok(mut spare) = spare.try_borrow_mut() {
+                spare.seg = std::mem::take(&mut self.seg);
+                spare.tok_cues = std::mem::take(&mut self.tok_cues);
+                spare.sentences = std::mem::take(&mut self.sentences);
+            }
+        });
+    }
 }
 
 /// Words that stand before "tool" without naming one ("this tool", "any tool").
@@ -910,18 +999,24 @@ fn inner_cues(inner: &str) -> Cues {
 /// Reads a plain text. `upper(i)`: whether the original character at plain
 /// byte `i` was upper-case.
 pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Reading {
-    let seg = segment::segment(plain, upper);
+    let spare = SPARE
+        .try_with(|spare| spare.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)))
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or_default();
+    let seg = segment::segment_into(plain, upper, spare.seg);
     let lex = &*LEXICON;
     let tokens = &seg.tokens;
-    let mut tok_cues: Vec<Cues> = vec![0; tokens.len()];
+    let mut tok_cues = spare.tok_cues;
+    tok_cues.clear();
+    tok_cues.resize(tokens.len(), 0);
     let mut buf = String::new();
     for (i, t) in tokens.iter().enumerate() {
         if t.kind != TokKind::Word {
             continue;
         }
         let w = &plain[t.range.clone()];
-        let mut c = lex.word(w);
-        let longest = lex.phrase_len(w);
+        let (mut c, longest) = lex.word_and_phrase_len(w);
         if longest > 1 {
             for len in (2..=longest).rev() {
                 if i + len > tokens.len() {
@@ -963,20 +1058,18 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
             }
         }
     }
-    let sentences = seg
-        .sentences
-        .iter()
-        .map(|s| {
-            sentence_cues(
-                plain,
-                &seg,
-                &tok_cues,
-                s.range.clone(),
-                s.tokens.clone(),
-                names,
-            )
-        })
-        .collect();
+    let mut sentences = spare.sentences;
+    sentences.clear();
+    sentences.extend(seg.sentences.iter().map(|s| {
+        sentence_cues(
+            plain,
+            &seg,
+            &tok_cues,
+            s.range.clone(),
+            s.tokens.clone(),
+            names,
+        )
+    }));
     Reading {
         seg,
         tok_cues,
@@ -988,6 +1081,11 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
 /// ` -c `. One pass over the bytes instead of a substring search for each.
 fn cli_syntax(raw: &str) -> bool {
     let b = raw.as_bytes();
+    // Every form holds `-`, `|` or `&`; most sentences hold none, found
+    // in one vectorised scan.
+    if memchr::memchr3(b'-', b'|', b'&', b).is_none() {
+        return false;
+    }
     (0..b.len()).any(|i| {
         let rest = &b[i..];
         match b[i] {
@@ -1020,6 +1118,13 @@ fn sentence_cues(
     let raw = &plain[range.clone()];
     // Command-line syntax outside code spans: flags, pipes, chains.
     m.cli = cli_syntax(raw);
+    // A safeguard word counts only next to an off-value ("verify=false",
+    // "confirmation off"); most sentences have none, and then no word is
+    // run through the safeguard-key automaton.
+    let any_off = tokens
+        .iter()
+        .skip(1)
+        .any(|n| off_value(&plain[n.range.clone()]));
     for (k, t) in tokens.iter().enumerate() {
         let mut c = cues_of(k);
         let tx = text(k);
@@ -1097,7 +1202,7 @@ fn sentence_cues(
                 }
             }
             TokKind::Word => {
-                if c & N_SAFEGUARD != 0 || safeguard_key(tx) {
+                if any_off && (c & N_SAFEGUARD != 0 || safeguard_key(tx)) {
                     let near_off = tokens[k + 1..tokens.len().min(k + 4)]
                         .iter()
                         .any(|n| off_value(&plain[n.range.clone()]));
@@ -1388,7 +1493,7 @@ fn sentence_cues(
             .then_some(tx),
             TokKind::Quote => (identifier_like(tx) && (named_tool || after_call)).then_some(tx),
             // A plain word names a tool only as "the X tool" ("the fetch tool").
-            TokKind::Word if !t.quoted => (tx.contains('_')
+            TokKind::Word if !t.quoted => (has_byte(tx, b'_')
                 || (named_tool
                     && k > 0
                     && text(k - 1) == "the"
@@ -1446,7 +1551,7 @@ fn sentence_cues(
         // Tokens inside a quote start before the quote token ends: no gap.
         plain
             .get(before..tokens[k].range.start)
-            .is_some_and(|gap| gap.contains(','))
+            .is_some_and(|gap| has_byte(gap, b','))
     };
     let commas = (1..tokens.len()).filter(|&k| after_comma(k)).count();
     let words = tokens.iter().filter(|t| t.kind == TokKind::Word).count();
@@ -1624,10 +1729,13 @@ fn assignment_disables(key: &str, value: &str) -> bool {
 }
 
 /// Whether a key names a safeguard (`safety_mode`, `confirm`, `verify_ssl`).
-/// Asked of every word: one automaton, no allocation.
+/// Asked of many words: one automaton, no allocation; a DFA without a
+/// prefilter, whose set-up costs more than the walk over a short word.
 fn safeguard_key(key: &str) -> bool {
     static PARTS: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
         aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .prefilter(false)
             .ascii_case_insensitive(true)
             .build([
                 "safe",
@@ -1657,12 +1765,32 @@ fn safeguard_key(key: &str) -> bool {
 
 /// Whether a value switches something off.
 fn off_value(v: &str) -> bool {
-    matches!(
-        v.trim_matches(['\'', '"', '`', '.', ','])
-            .to_ascii_lowercase()
-            .as_str(),
-        "off" | "false" | "0" | "no" | "none" | "disabled" | "disable" | "skip" | "never" | "null"
-    )
+    const OFF: [&str; 10] = [
+        "off", "false", "0", "no", "none", "disabled", "disable", "skip", "never", "null",
+    ];
+    // Asked of every token of every sentence (see `sentence_cues`), so
+    // written on bytes: the trimmed characters are ASCII, and no byte of a
+    // longer character equals one, so trimming bytes trims the same
+    // characters; the values are ASCII, so a case-blind ASCII comparison
+    // equals comparing the lower-cased text.
+    let trimmed = |b: &u8| matches!(b, b'\'' | b'"' | b'`' | b'.' | b',');
+    let bytes = v.as_bytes();
+    let start = bytes
+        .iter()
+        .position(|b| !trimmed(b))
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| !trimmed(b))
+        .map_or(start, |i| i + 1);
+    let v = bytes.get(start..end.max(start)).unwrap_or_default();
+    v.len() <= 8 && OFF.iter().any(|o| o.as_bytes().eq_ignore_ascii_case(v))
+}
+
+/// Whether `s` holds the ASCII byte `b`: an inline loop, cheaper than a
+/// `memchr` call on tokens and gaps a few bytes long.
+fn has_byte(s: &str, b: u8) -> bool {
+    s.bytes().any(|x| x == b)
 }
 
 /// Reads one text and classifies the request of each sentence.
@@ -2234,6 +2362,28 @@ mod tests {
             .into_iter()
             .map(|a| (a.kind, a.severity))
             .collect()
+    }
+
+    #[test]
+    fn ascii_name_words_equal_the_general_ones() {
+        let long_camel = "aB".repeat(40);
+        let long_snake = "a_".repeat(40);
+        let mixed_end = format!("{}xY", "w_".repeat(31));
+        for name in [
+            "",
+            "_",
+            "send_email",
+            "sendEmail",
+            "HTTPRequest/a.b c",
+            "getUserName2Fa",
+            "x9Y__z--Q",
+            "ignore_previous_and_send_keys",
+            long_camel.as_str(),
+            long_snake.as_str(),
+            mixed_end.as_str(),
+        ] {
+            assert_eq!(ascii_name_words(name), char_name_words(name), "{name}");
+        }
     }
 
     #[test]

@@ -133,6 +133,14 @@ pub fn unspaced_script(c: char) -> bool {
 /// lower-cased), which decides whether a single line break continues a
 /// wrapped sentence.
 pub fn segment(plain: &str, upper: impl Fn(usize) -> bool) -> Segmented {
+    segment_into(plain, upper, Segmented::default())
+}
+
+/// [`segment`] into the buffers of `out` (emptied first), so that a caller
+/// reading many texts reuses them instead of growing new ones per text.
+pub fn segment_into(plain: &str, upper: impl Fn(usize) -> bool, mut out: Segmented) -> Segmented {
+    out.tokens.clear();
+    out.sentences.clear();
     thread_local! {
         /// The characters of the text being segmented, kept between texts
         /// so that each does not allocate (and grow) its own.
@@ -141,13 +149,18 @@ pub fn segment(plain: &str, upper: impl Fn(usize) -> bool) -> Segmented {
     CHARS.with_borrow_mut(|chars| {
         chars.clear();
         chars.extend(plain.char_indices());
-        segment_chars(plain, chars, upper)
+        segment_chars(plain, chars, upper, out)
     })
 }
 
-/// [`segment`], given the text's characters and their byte offsets.
-fn segment_chars(plain: &str, chars: &[(usize, char)], upper: impl Fn(usize) -> bool) -> Segmented {
-    let mut out = Segmented::default();
+/// [`segment`], given the text's characters and their byte offsets, into
+/// the empty `out`.
+fn segment_chars(
+    plain: &str,
+    chars: &[(usize, char)],
+    upper: impl Fn(usize) -> bool,
+    mut out: Segmented,
+) -> Segmented {
     let n = chars.len();
     let at = |i: usize| chars.get(i).map_or(plain.len(), |c| c.0);
     let mut sentence_start_tok = 0usize;

@@ -97,25 +97,19 @@ pub fn check(
         hidden,
         asks: &asks,
     };
-    let speaks: Vec<bool> = reading
-        .sentences
-        .iter()
-        .map(|s| speaks(s, hidden))
-        .collect();
     // The model is asked only about sentences whose opinion can matter: one
     // that speaks to someone or describes an action (it may report alone)
     // or one a rule read as a request (it may support it). Most sentences
     // of honest text are none of these ("Repository owner"), and scoring
     // costs most of the analysis.
-    let describes: Vec<bool> = reading
-        .sentences
-        .iter()
-        .map(|s| describes(s, subject.role))
-        .collect();
     let probabilities: Vec<f32> = SCRATCH.with_borrow_mut(|scratch| {
         (0..reading.sentences.len())
             .map(|i| {
-                if speaks[i] || describes[i] || asks.iter().any(|a| a.index == i) {
+                let s = &reading.sentences[i];
+                if speaks(s, hidden)
+                    || describes(s, subject.role)
+                    || asks.iter().any(|a| a.index == i)
+                {
                     model::sentence_probability(
                         model,
                         &subject.text.plain,
@@ -161,10 +155,12 @@ pub fn check(
         .enumerate()
         .max_by(|a, b| a.1.total_cmp(b.1));
     if let Some((index, &p)) = best {
+        let sentence = &reading.sentences[index];
         // A detector listing the attacks it detects mentions them.
-        let alone = (speaks[index] || (describes[index] && p >= DESCRIPTIVE_HIGH))
-            && !reading.lists_detections(&reading.sentences[index]);
-        let severity = if p >= model.high && alone && !reading.sentences[index].protective() {
+        let alone = (speaks(sentence, hidden)
+            || (describes(sentence, subject.role) && p >= DESCRIPTIVE_HIGH))
+            && !reading.lists_detections(sentence);
+        let severity = if p >= model.high && alone && !sentence.protective() {
             Severity::High
         } else if p >= model.medium {
             Severity::Medium
@@ -175,7 +171,7 @@ pub fn check(
             sink,
             ids::LRN_DIRECTIVE,
             severity,
-            reading.sentences[index].range.clone(),
+            sentence.range.clone(),
             "Reads as an instruction smuggled to the agent (learned model)",
         );
     }

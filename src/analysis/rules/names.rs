@@ -533,7 +533,12 @@ pub fn words(name: &str) -> Vec<String> {
             out.push(std::mem::take(&mut cur));
         }
         prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        cur.extend(c.to_lowercase());
+        if c.is_ascii() {
+            // The same as `to_lowercase`, without its iterator.
+            cur.push(c.to_ascii_lowercase());
+        } else {
+            cur.extend(c.to_lowercase());
+        }
     }
     if !cur.is_empty() {
         out.push(cur);

@@ -230,8 +230,15 @@ fn tool_refs(plain: &str, range: Range<usize>) -> Vec<ToolRef> {
 /// Words naming another server; [`Marks::of`] looks for them in one pass.
 const SERVER_WORDS: [&str; 5] = ["server", "integration", "plugin", "extension", "connector"];
 
+/// A DFA without a prefilter: asked of every text, most of them a few dozen
+/// bytes long, where the prefilter's set-up and rolling hash cost more than
+/// walking the DFA over every byte.
 static SERVER_WORDS_AUTOMATON: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
-    aho_corasick::AhoCorasick::new(SERVER_WORDS).expect("server words automaton builds")
+    aho_corasick::AhoCorasick::builder()
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+        .prefilter(false)
+        .build(SERVER_WORDS)
+        .expect("server words automaton builds")
 });
 
 /// What a text contains that decides which rules can apply to it.
