@@ -1048,10 +1048,19 @@ impl Matches {
             .map(|h| (h.1, h.2))
     }
 
+    /// The matches of `kind` that lie within `range`.
+    pub fn within<'a>(
+        &'a self,
+        kind: Kind,
+        range: &'a std::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, usize)> + 'a {
+        self.of(kind)
+            .filter(move |&(s, e)| s >= range.start && e <= range.end)
+    }
+
     /// Whether a match of `kind` lies within `range`.
     pub fn any_in(&self, kind: Kind, range: &std::ops::Range<usize>) -> bool {
-        self.of(kind)
-            .any(|(s, e)| s >= range.start && e <= range.end)
+        self.within(kind, range).next().is_some()
     }
 
     /// The first match of `kind`, if any.

@@ -1466,22 +1466,18 @@ fn sentence_cues(
         // A tool the text places on this same server ("use `get_stub_v2`
         // from this same server", "本服务器的 `x`") is the server's own, even
         // when this snapshot does not list it: routing within the server.
-        let on_this_server = |k: usize| {
-            let near = k.saturating_sub(3)..(k + 5).min(tokens.len());
-            near.clone().any(|j| {
-                matches!(
-                    text(j),
-                    "server" | "server's" | "serveur" | "servidor" | "server,"
-                ) && j > 0
-                    && matches!(text(j - 1), "this" | "same" | "même" | "mismo" | "mesmo")
-                    && (j > k || text(j) == "server's")
-            }) || near.clone().any(|j| {
+        let on_this_server = || {
+            (k.saturating_sub(3)..(k + 5).min(tokens.len())).any(|j| {
                 let w = text(j);
-                j < k
-                    && (w.contains("本服务器")
-                        || w.contains("同一服务器")
-                        || w.contains("このサーバー")
-                        || w.contains("同じサーバー"))
+                let after_this =
+                    j > 0 && matches!(text(j - 1), "this" | "same" | "même" | "mismo" | "mesmo");
+                (after_this
+                    && (w == "server's"
+                        || (j > k && matches!(w, "server" | "serveur" | "servidor"))))
+                    || (j < k
+                        && ["本服务器", "同一服务器", "このサーバー", "同じサーバー"]
+                            .iter()
+                            .any(|s| w.contains(s)))
             })
         };
         let candidate = match t.kind {
@@ -1507,7 +1503,7 @@ fn sentence_cues(
             let name = name.trim_matches(['.', ':', '/']);
             if !name.is_empty() {
                 let category_word = t.kind == TokKind::Word && !name.contains('_');
-                if names.is_own(name) || on_this_server(k) {
+                if names.is_own(name) || on_this_server() {
                     // "any other search tool" names a kind of tool, not this server's `web_search`.
                     m.own_tool |= !category_word;
                 } else {

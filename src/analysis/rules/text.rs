@@ -374,15 +374,9 @@ static SECRET_WORDS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Whether `phrase` is the capability's own name in words, without a colon.
 fn names_the_capability(s: &Subject<'_, '_>, phrase: &str) -> bool {
-    if phrase.contains(':') {
-        return false;
-    }
-    let name = crate::analysis::directive::name_words(&s.field.target.name);
-    let words: Vec<&str> = phrase
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    !words.is_empty() && words.len() == name.len() && words.iter().zip(&name).all(|(w, n)| w == n)
+    use crate::analysis::directive::name_words;
+    let name = name_words(&s.field.target.name);
+    !phrase.contains(':') && !name.is_empty() && name_words(phrase) == name
 }
 
 /// Whether the concealment phrase at `a..b` protects a secret rather than
@@ -502,8 +496,8 @@ fn sensitive_data(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
     for (a, b) in locations {
         let sent = sentence(plain, a, b);
         let handed_on = m
-            .of(Kind::Transfer)
-            .any(|(ta, tb)| ta >= sent.start && tb <= sent.end && !prohibited(plain, &sent, ta));
+            .within(Kind::Transfer, &sent)
+            .any(|(ta, _)| !prohibited(plain, &sent, ta));
         if handed_on || passed_on_next(plain, &sent) {
             s.report(
                 sink,
