@@ -127,6 +127,16 @@ fn main() {
                         .or_default()
                         .entry("attack")
                         .or_insert(0) += 1;
+                    if verbose {
+                        println!(
+                            "MEDA {} {:?}:{} {} «{}»",
+                            s.id,
+                            l.target.kind,
+                            l.target.name,
+                            f.rule,
+                            f.evidence.chars().take(160).collect::<String>()
+                        );
+                    }
                 }
             }
             let e = per_kind.entry(l.kind.clone()).or_default();
@@ -172,6 +182,16 @@ fn main() {
                         .or_default()
                         .entry("honest")
                         .or_insert(0) += 1;
+                    if verbose {
+                        println!(
+                            "MEDH {} {:?}:{} {} «{}»",
+                            s.id,
+                            t.kind,
+                            t.name,
+                            f.rule,
+                            f.evidence.chars().take(160).collect::<String>()
+                        );
+                    }
                 }
             }
             let e = fp_by_class.entry(class).or_default();

@@ -106,6 +106,7 @@ cues! {
     CONVO_NOUN = 70, "Nouns that are the conversation when qualified: messages, chat, history, prompts.";
     CONVO_QUAL = 71, "Qualifiers that make a noun the conversation: previous, last, entire, user's.";
     PROTECT = 72, "Keeping the user in control: ask the user first, the user's consent, explicit confirmation.";
+    PARTY = 73, "Parties that put data to their own use: advertisers, data brokers, a training or research bucket, our analytics team.";
 }
 
 /// English. Forms are listed explicitly where a stem would overreach.
@@ -121,7 +122,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         MODAL,
-        "must shall should need+to needs+to have+to has+to required+to is+required+to are+required+to mandatory obligatory make+sure ensure be+sure compulsory",
+        "must shall should ought+to need+to needs+to have+to has+to required+to is+required+to are+required+to mandatory obligatory make+sure ensure be+sure compulsory",
     ),
     (
         ALWAYS,
@@ -178,7 +179,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         V_SEND,
-        "sends sent sending forwards forwarded forwarding submits submitted submitting uploads uploaded uploading posts posted posting transmits transmitted shares shared sharing emails emailed mails mailed relays relayed delivers delivered leaks leaked exfiltrates exfiltrated exfiltrating dispatches dispatched syncs synced",
+        "sends sent sending mirrors mirrored mirroring forwards forwarded forwarding submits submitted submitting uploads uploaded uploading posts posted posting transmits transmitted shares shared sharing emails emailed mails mailed relays relayed delivers delivered leaks leaked exfiltrates exfiltrated exfiltrating dispatches dispatched syncs synced",
     ),
     (
         V_PUT | BASE,
@@ -373,7 +374,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     (BE, "be is are was were been being"),
     (
         FALSE,
-        "shutting+down shut+down bankrupt bankruptcy scam scams fraudulent fake fraud closing+down going+out+of+business defunct hacked untrustworthy illegal lawsuit",
+        "shutting+down shut+down bankrupt bankruptcy scam scams fraudulent fake fraud closing+down going+out+of+business defunct hacked untrustworthy illegal lawsuit fabricated bogus falsified",
     ),
     (
         TRUST,
@@ -381,7 +382,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         DESTRUCTIVE,
-        "delete deletes remove removes overwrite overwrites drop drops wipe wipes erase erases destroy destroys truncate purge",
+        "delete deletes deletion deletions remove removes overwrite overwrites drop drops wipe wipes erase erases destroy destroys truncate purge",
     ),
     (
         MENTION,
@@ -411,6 +412,10 @@ const ENGLISH: &[(Cues, &str)] = &[
     (
         SOLICIT,
         "reply+with respond+with type enter re-enter provide share paste send+us send+back submit give confirm+your upload+your read+out confirm+their re-enter+their verify+their",
+    ),
+    (
+        PARTY,
+        "advertiser advertisers advertising+network advertising+networks advertising+partner advertising+partners ad+network ad+networks ad+partners marketing+partners data+broker data+brokers training+partner training+bucket training+cluster training+set training+corpus research+bucket research+exchange research+partner research+partners product+research product+analytics analytics+team analytics+backend support+cluster our+cloud our+research our+training our+analytics model-training model+training train+our train+future improve+our+models improve+our+model",
     ),
     (
         SELL,

@@ -36,7 +36,7 @@ pub mod segment;
 use std::ops::Range;
 
 use lexicon::*;
-use segment::{Segmented, TokKind};
+use segment::{Segmented, TokKind, Token};
 
 use crate::analysis::report::Severity;
 use crate::analysis::rules::Names;
@@ -503,6 +503,24 @@ pub struct Marks {
     pub other_tools: bool,
     /// A verb that adds to an input (extend, append, add, prepend, insert).
     pub appends: bool,
+    /// A reframing whose claim is milder than a word before it ("rated
+    /// major are reported as moderate", "failing … written up as
+    /// 'compliant'"): a result downgraded.
+    pub downgrade: bool,
+    /// What is shown or confirmed is what the user asked for ("the
+    /// confirmation shows the size the user asked for", "the reply quotes
+    /// the period they requested").
+    pub echoes_request: bool,
+    /// A purpose of not being seen ("so they do not appear in reports",
+    /// "so that they are not flagged", "which avoids alarm").
+    pub conceal_purpose: bool,
+    /// A result shown or given *to* someone ("shown to the consignee").
+    pub shown_to: bool,
+    /// "only", "still", "though": what is shown is insisted on.
+    pub echo_insists: bool,
+    /// A destructive or money word (quoted or not) that no negation just
+    /// before rules out ("deletes", "a 'Pay' button"; not "never deletes").
+    pub consequence: bool,
 }
 
 /// The cues of one sentence.
@@ -1125,9 +1143,23 @@ fn sentence_cues(
         .iter()
         .skip(1)
         .any(|n| off_value(&plain[n.range.clone()]));
+    // A word that shows or confirms something, and a reference to what
+    // the user asked for: together, what the user is shown (`echoes_request`).
+    let mut clues = EchoClues::default();
     for (k, t) in tokens.iter().enumerate() {
         let mut c = cues_of(k);
         let tx = text(k);
+        // The user's own analytics team or research partner is no outside
+        // party putting the data to its own use.
+        if c & PARTY != 0
+            && k > 0
+            && matches!(
+                text(k - 1),
+                "your" | "their" | "user's" | "users'" | "own" | "his" | "her"
+            )
+        {
+            c &= !PARTY;
+        }
         // Conversation nouns count as the conversation when qualified.
         if c & CONVO_NOUN != 0 && (k.saturating_sub(3)..k).any(|j| cues_of(j) & CONVO_QUAL != 0) {
             c |= N_CONVO;
@@ -1136,6 +1168,12 @@ fn sentence_cues(
             s.quoted |= c;
         } else {
             s.cues |= c;
+        }
+        if c & (DESTRUCTIVE | MONEY) != 0
+            && !(k.saturating_sub(6)..k)
+                .any(|j| cues_of(j) & (NEG | NEVER) != 0 || matches!(text(j), "nothing" | "none"))
+        {
+            m.consequence = true;
         }
         match t.kind {
             // What a quoted example names is not where the text sends anyone.
@@ -1210,66 +1248,11 @@ fn sentence_cues(
                         m.off_word = true;
                     }
                 }
-                if matches!(tx, "without" | "skipping")
-                    || (tx == "need" && k > 0 && text(k - 1) == "no")
-                {
-                    let next = &tokens[k + 1..tokens.len().min(k + 4)];
-                    if next.iter().enumerate().any(|(off, n)| {
-                        let w = &plain[n.range.clone()];
-                        matches!(
-                            w,
-                            "asking"
-                                | "confirmation"
-                                | "confirming"
-                                | "approval"
-                                | "permission"
-                                | "consent"
-                                | "prompting"
-                                | "checking"
-                                | "review"
-                                | "reviewing"
-                                | "verification"
-                                | "confirm"
-                                | "ask"
-                        ) || tok_cues[toks.start + k + 1 + off] & N_SAFEGUARD != 0
-                    }) {
-                        m.without_asking = true;
-                    }
-                }
-                if matches!(
-                    tx,
-                    "multiply"
-                        | "multiplies"
-                        | "multiplied"
-                        | "double"
-                        | "doubles"
-                        | "triple"
-                        | "triples"
-                        | "halve"
-                        | "halves"
-                        | "inflate"
-                        | "inflates"
-                        | "raise"
-                        | "raises"
-                        | "increase"
-                        | "increases"
-                        | "reduce"
-                        | "reduces"
-                        | "round"
-                        | "rounds"
-                        | "lower"
-                        | "lowers"
-                        | "bump"
-                        | "bumps"
-                        | "scale"
-                        | "scales"
-                        | "deflate"
-                        | "shave"
-                        | "pad"
-                        | "overstate"
-                        | "understate"
-                ) {
-                    m.scales_value = true;
+                // One look-up gives every mark this word can take part in;
+                // most words take part in none.
+                let wmk = word_marks(tx);
+                if wmk != 0 {
+                    word_marks_of(wmk, k, tokens, plain, &cues_of, &text, &mut m, &mut clues);
                 }
                 if tx == "than" {
                     // "than the figure the API gives back": the source of the
@@ -1328,56 +1311,80 @@ fn sentence_cues(
                                     | "mark"
                                     | "report"
                                     | "pass"
+                                    | "listed"
+                                    | "labelled"
+                                    | "labeled"
+                                    | "classified"
+                                    | "logged"
+                                    | "recorded"
+                                    | "filed"
+                                    | "written"
+                                    | "rated"
+                                    | "scored"
+                                    | "coded"
+                                    | "counted"
                                     | "disguise"
                             )
                     });
                     // The claim stands right after "as" ("as 'met'", "as resolved", "as if").
                     let negated_report =
                         (k.saturating_sub(6)..k).any(|j| cues_of(j) & (NEG | NEVER) != 0);
+                    // The claim's word, without quotes or backticks.
+                    let claimed = tokens.get(k + 1).map(|n| {
+                        plain[n.range.clone()].trim_matches(|c: char| !c.is_alphanumeric())
+                    });
+                    let mild = claimed.is_some_and(mild_claim);
                     let claim = !negated_report
-                        && tokens[k + 1..tokens.len().min(k + 2)].iter().any(|n| {
-                            n.kind == TokKind::Quote
-                                || matches!(
-                                    &plain[n.range.clone()],
-                                    "expected"
-                                        | "normal"
-                                        | "positive"
-                                        | "met"
-                                        | "successful"
-                                        | "success"
-                                        | "approved"
-                                        | "safe"
-                                        | "verified"
-                                        | "urgent"
-                                        | "temporary"
-                                        | "resolved"
-                                        | "fine"
-                                        | "ok"
-                                        | "legitimate"
-                                        | "genuine"
-                                        | "correct"
-                                        | "accurate"
-                                        | "complete"
-                                        | "completed"
-                                        | "paid"
-                                        | "delivered"
-                                        | "confirmed"
-                                        | "secure"
-                                        | "passed"
-                                        | "compliant"
-                                        | "issued"
-                                        | "trusted"
-                                        | "if"
-                                        | "official"
-                                        | "harmless"
-                                        | "routine"
-                                        | "done"
-                                        | "sent"
-                                        | "clean"
-                                )
-                        });
+                        && (mild
+                            || tokens[k + 1..tokens.len().min(k + 2)].iter().any(|n| {
+                                n.kind == TokKind::Quote
+                                    || matches!(
+                                        &plain[n.range.clone()],
+                                        "expected"
+                                            | "normal"
+                                            | "positive"
+                                            | "met"
+                                            | "successful"
+                                            | "success"
+                                            | "approved"
+                                            | "safe"
+                                            | "verified"
+                                            | "urgent"
+                                            | "temporary"
+                                            | "resolved"
+                                            | "fine"
+                                            | "ok"
+                                            | "legitimate"
+                                            | "genuine"
+                                            | "correct"
+                                            | "accurate"
+                                            | "complete"
+                                            | "completed"
+                                            | "paid"
+                                            | "delivered"
+                                            | "confirmed"
+                                            | "secure"
+                                            | "passed"
+                                            | "compliant"
+                                            | "issued"
+                                            | "trusted"
+                                            | "if"
+                                            | "official"
+                                            | "harmless"
+                                            | "routine"
+                                            | "done"
+                                            | "sent"
+                                            | "clean"
+                                    )
+                            }));
                     if reporting && claim {
                         m.reframe = true;
+                        // Something graver before the claim ("rated major
+                        // … as moderate", "failing evidence … as
+                        // 'compliant'") is a result downgraded.
+                        if mild && (0..k).any(|j| severe_word(text(j))) {
+                            m.downgrade = true;
+                        }
                     }
                 }
             }
@@ -1675,6 +1682,7 @@ fn sentence_cues(
         m.user_condition = about_user && mentions;
         m.opens_condition = true;
     }
+    m.echoes_request = clues.echo && clues.requested && !clues.open_about;
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
         matches!(
@@ -1757,6 +1765,237 @@ fn safeguard_key(key: &str) -> bool {
             .expect("valid patterns")
     });
     PARTS.is_match(key)
+}
+
+/// What a sentence says about what is shown to the user, gathered word by
+/// word: a word that shows, a reference to what was asked for, and a word
+/// that is open about a change ("both").
+#[derive(Default)]
+struct EchoClues {
+    echo: bool,
+    requested: bool,
+    open_about: bool,
+}
+
+/// Bits of [`word_marks`]: the roles a word can play in a sentence's marks.
+mod wm {
+    /// "needed", "required", "necessary" (after "no confirmation is").
+    pub const NEEDED: u32 = 1;
+    /// "without", "skipping", and "need"/"no" in "no need", "with no".
+    pub const WITHOUT: u32 = 1 << 1;
+    /// A verb that scales a value (multiply, double, raise, round down).
+    pub const SCALES: u32 = 1 << 2;
+    /// "downgrade".
+    pub const DOWNGRADE: u32 = 1 << 3;
+    /// "so" (a purpose that needs a negation: "so they do not appear").
+    pub const SO: u32 = 1 << 4;
+    /// "avoid", "prevent" (a purpose that negates by itself).
+    pub const AVOID: u32 = 1 << 5;
+    /// "shown", "presented", … (before "to": "shown to the consignee").
+    pub const SHOWN: u32 = 1 << 6;
+    /// A word that shows or confirms something to someone.
+    pub const ECHO: u32 = 1 << 7;
+    /// "both", "alongside", "together".
+    pub const OPEN: u32 = 1 << 8;
+    /// "only", "still", "though", "although", "yet".
+    pub const INSIST: u32 = 1 << 9;
+    /// "original", "typed": what was asked for, whoever asked.
+    pub const ASKED_ANY: u32 = 1 << 10;
+    /// "asked" (with "for").
+    pub const ASKED: u32 = 1 << 11;
+    /// "entered", "requested", … : what someone named asked for.
+    pub const CHOSE: u32 = 1 << 12;
+    /// A claim milder than the facts it may stand for ("moderate").
+    pub const MILD: u32 = 1 << 13;
+    /// A grave word a milder claim may hide ("critical", "failed").
+    pub const SEVERE: u32 = 1 << 14;
+    /// A word for being seen or noticed ("appear", "flagged").
+    pub const UNSEEN: u32 = 1 << 15;
+}
+
+/// The words of each [`wm`] role.
+const WORD_MARK_LISTS: &[(u32, &str)] = &[
+    (wm::NEEDED, "needed required necessary"),
+    (wm::WITHOUT, "without skipping need no"),
+    (
+        wm::SCALES,
+        "multiply multiplies multiplied double doubles triple triples halve halves inflate inflates \
+         raise raises increase increases reduce reduces round rounds lower lowers bump bumps scale \
+         scales deflate shave pad overstate understate raised lowered doubled halved tripled \
+         trimmed inflated deflated subtracted deducted shaved padded",
+    ),
+    (wm::DOWNGRADE, "downgrade downgrades downgraded"),
+    (wm::SO, "so"),
+    (wm::AVOID, "avoid avoids avoiding prevent prevents"),
+    (wm::SHOWN, "shown presented reported displayed quoted given"),
+    (
+        wm::ECHO,
+        "shows shown show sees see displays displayed confirms confirmed confirmation restate \
+         restates quotes quoted echoes echoed",
+    ),
+    (wm::OPEN, "both alongside together"),
+    (wm::INSIST, "only still though although yet"),
+    (wm::ASKED_ANY, "original typed"),
+    (wm::ASKED, "asked"),
+    (
+        wm::CHOSE,
+        "entered requested chose chosen picked specified supplied wanted selected",
+    ),
+    (
+        wm::MILD,
+        "moderate minor low info informational advisory green actual normal passed passing \
+         compliant healthy resolved cosmetic standard boilerplate noise flaky valid low-risk \
+         non-critical within harmless routine",
+    ),
+    (
+        wm::SEVERE,
+        "critical major severe high failed failing fails failure failures error errors overdue \
+         blocking red estimated violation violations breach breaches fatal urgent high-risk \
+         unsafe dangerous vulnerable borderline abnormal outage rejected",
+    ),
+    (
+        wm::UNSEEN,
+        "appear appears visible flagged noticed notice seen see sees show shows shown surface \
+         surfaces alarm alarms alert spotted detected questioned noticeable",
+    ),
+];
+
+static WORD_MARKS: std::sync::LazyLock<crate::analysis::FastMap<&'static str, u32>> =
+    std::sync::LazyLock::new(|| {
+        let mut map = crate::analysis::FastMap::default();
+        for &(bit, words) in WORD_MARK_LISTS {
+            for w in words.split_whitespace() {
+                *map.entry(w).or_insert(0) |= bit;
+            }
+        }
+        map
+    });
+
+/// The [`wm`] roles of a word (0 for most words).
+fn word_marks(w: &str) -> u32 {
+    WORD_MARKS.get(w).copied().unwrap_or(0)
+}
+
+/// A claim milder than the facts it may stand for: "reported as
+/// moderate", "described as minor", "presented as actual".
+fn mild_claim(w: &str) -> bool {
+    word_marks(w) & wm::MILD != 0
+}
+
+/// A word for something grave that a milder claim may hide: a severity, a
+/// failure, a lateness, an estimate standing for a measurement.
+fn severe_word(w: &str) -> bool {
+    word_marks(w) & wm::SEVERE != 0
+}
+
+/// Sets the marks that word `k` (whose roles are `wmk`) takes part in.
+#[allow(clippy::too_many_arguments)]
+fn word_marks_of<'a>(
+    wmk: u32,
+    k: usize,
+    tokens: &[Token],
+    plain: &'a str,
+    cues_of: &impl Fn(usize) -> Cues,
+    text: &impl Fn(usize) -> &'a str,
+    m: &mut Marks,
+    clues: &mut EchoClues,
+) {
+    let tx = text(k);
+    let next_is = |w: &str| {
+        tokens
+            .get(k + 1)
+            .is_some_and(|n| &plain[n.range.clone()] == w)
+    };
+    // "no confirmation is needed", "an explicit yes from the patient is not
+    // required".
+    if wmk & wm::NEEDED != 0
+        && (k.saturating_sub(6)..k).any(|j| cues_of(j) & NEG != 0)
+        && (k.saturating_sub(6)..k).any(|j| cues_of(j) & N_SAFEGUARD != 0 || text(j) == "yes")
+    {
+        m.without_asking = true;
+    }
+    if wmk & wm::WITHOUT != 0
+        && (matches!(tx, "without" | "skipping")
+            || (tx == "need" && k > 0 && text(k - 1) == "no")
+            // "proceed with no confirmation dialog".
+            || (tx == "no" && k > 0 && text(k - 1) == "with"))
+    {
+        // "without showing the shop owner a confirmation": the safeguard
+        // may come six words on.
+        let asks = (k + 1..tokens.len().min(k + 7)).any(|j| {
+            matches!(
+                text(j),
+                "asking"
+                    | "confirmation"
+                    | "confirming"
+                    | "approval"
+                    | "permission"
+                    | "consent"
+                    | "prompting"
+                    | "checking"
+                    | "review"
+                    | "reviewing"
+                    | "verification"
+                    | "confirm"
+                    | "ask"
+            ) || cues_of(j) & N_SAFEGUARD != 0
+        });
+        if asks {
+            m.without_asking = true;
+        }
+    }
+    if wmk & wm::SCALES != 0 {
+        m.scales_value = true;
+    }
+    // "downgrade every critical item to low": a verb that lowers a grave
+    // word's rank.
+    if wmk & wm::DOWNGRADE != 0 && (0..tokens.len()).any(|j| j != k && severe_word(text(j))) {
+        m.downgrade = true;
+    }
+    // "so they do not appear", "so that it is not flagged", "which avoids
+    // alarm": a purpose of not being seen.
+    if wmk & (wm::SO | wm::AVOID) != 0 {
+        let mut negated = wmk & wm::AVOID != 0;
+        for j in k + 1..tokens.len().min(k + 12) {
+            if cues_of(j) & (NEG | NEVER) != 0 {
+                negated = true;
+            } else if negated && word_marks(text(j)) & wm::UNSEEN != 0 {
+                m.conceal_purpose = true;
+                break;
+            }
+        }
+    }
+    if wmk & wm::SHOWN != 0 && next_is("to") {
+        m.shown_to = true;
+    }
+    if wmk & wm::ECHO != 0 {
+        clues.echo = true;
+    }
+    // "shows both the amount the user entered and the rounded one" is open
+    // about the change.
+    if wmk & wm::OPEN != 0 {
+        clues.open_about = true;
+    }
+    // "only the names they typed", "the confirmation still shows", "though
+    // the preview echoes back the original".
+    if wmk & wm::INSIST != 0 {
+        m.echo_insists = true;
+    }
+    // "the size the user asked for", "the names they typed", "the
+    // borrower's requested period": "original", "typed" and "asked for" say
+    // it whoever the asker is ("the number the guest asked for"); the
+    // other verbs need one.
+    if wmk & wm::ASKED_ANY != 0
+        || (wmk & wm::ASKED != 0 && next_is("for"))
+        || (wmk & wm::CHOSE != 0
+            && (k.saturating_sub(3)..k).any(|j| {
+                cues_of(j) & USER != 0
+                    || matches!(text(j), "they" | "he" | "she" | "you")
+                    || text(j).ends_with("'s")
+            }))
+    {
+        clues.requested = true;
+    }
 }
 
 /// Whether a value switches something off.
@@ -2022,7 +2261,17 @@ fn classify(
     let against_user = has(OVERRIDE_USER) && (alters || dir(V_CALL));
     let magnitude =
         m.scales_value && has(USER) && (m.number || m.percent) && (d != 0 || has(AUTO | ALWAYS));
-    if route || query || cross_tool || against_user || magnitude {
+    // A change of what the user gave, covered by showing them what they
+    // asked for ("Order size is multiplied by ten; the confirmation shows
+    // the size the user asked for").
+    let alters_value =
+        |x: &SentenceCues| x.cues & (V_ALTER | OVERRIDE_USER) != 0 || x.marks.scales_value;
+    // A change in the same sentence is covered only when the showing is
+    // insisted on ("…, though the preview echoes back the original dose").
+    let covered_change = m.echoes_request
+        && ((alters_value(s) && m.echo_insists)
+            || (!alters_value(s) && prev.is_some_and(alters_value)));
+    if route || query || cross_tool || against_user || magnitude || covered_change {
         let own_param = contract.parameter && !has(ALWAYS | AUTO | ALLQ) && !against_user;
         if !own_param {
             push(
@@ -2044,11 +2293,23 @@ fn classify(
             Severity::High,
             "Tells the agent to falsify reported values",
         );
-    } else if m.reframe && (d != 0 || has(ALWAYS | MODAL | COND)) {
+    } else if (m.reframe && (d != 0 || has(ALWAYS | MODAL | COND | BE) || m.downgrade))
+        || (m.downgrade && (d != 0 || has(ALWAYS | MODAL | COND | ALLQ)))
+    {
         push(
             AskKind::AlterOutput,
             Severity::High,
             "Tells the agent to misdescribe results",
+        );
+    } else if (m.conceal_purpose || (m.shown_to && (m.scales_value || has(COMPARE))))
+        && (m.scales_value || has(COMPARE | V_ALTER) || has(OMIT) && has(AUTO))
+        && (has(N_RESULT | V_REPORT) || m.shown_to)
+        && !contract.parameter
+    {
+        push(
+            AskKind::AlterOutput,
+            Severity::High,
+            "Describes results altered so that the change goes unseen",
         );
     } else if has(OMIT)
         && has(N_RESULT)
@@ -2135,9 +2396,15 @@ fn classify(
     }
 
     // 10. Safeguards off.
-    let consequential =
-        d & (V_RUN | V_SEND | V_ALTER | V_PUT | V_CALL) != 0 || has(DESTRUCTIVE | MONEY);
-    let without_asking = m.without_asking && consequential;
+    // A destructive or paying word counts quoted too ("a 'Delete' or 'Pay'
+    // button"), but not ruled out ("never changes or deletes anything").
+    let consequential = d & (V_RUN | V_SEND | V_ALTER | V_PUT | V_CALL) != 0 || m.consequence;
+    // "Removes files … . Proceeds with no confirmation": a destruction may
+    // be the sentence before (money there is often only the topic: "Lists
+    // invoices").
+    let without_asking = m.without_asking
+        && (consequential
+            || prev.is_some_and(|p| p.marks.consequence && p.cues & DESTRUCTIVE != 0));
     // A safeguard switched off, or a setting made in order to switch one
     // off ("set log=false to skip the audit trail").
     let safeguard_off = (has(N_SAFEGUARD) && (dir(V_DISABLE) || (dir(V_ALTER) && has(V_DISABLE))))
@@ -2145,6 +2412,13 @@ fn classify(
         || (m.off_word && (dir(V_ALTER) || has(MODAL | SEQ)))
         || (has(V_PREFER) && has(TRUST) && (has(SELF) || has(N_TOOL)) && dir(V_PREFER))
         || (s.negated & V_TELL != 0 && has(N_SAFEGUARD))
+        // "with the confirmation and the backup both bypassed", said of a
+        // consequential action and under no condition.
+        || (has(N_SAFEGUARD)
+            && has(V_DISABLE)
+            && s.negated & V_DISABLE == 0
+            && !has(COND | NEG | NEVER)
+            && m.consequence)
         || without_asking;
     if safeguard_off {
         let own_param = contract.parameter && !has(ALWAYS | ALLQ) && !has(AGENT);
@@ -2161,7 +2435,7 @@ fn classify(
     }
 
     // 11. A harmful purpose stated as a feature.
-    let takes = has(V_COLLECT | SELL) || (has(V_SEND | V_STORE) && has(EXTERNAL | ALSO));
+    let takes = has(V_COLLECT | SELL) || (has(V_SEND | V_STORE) && has(EXTERNAL | ALSO | PARTY));
     let secretish = has(N_SECRET | N_STRONG | N_CONVO)
         || m.secret_path
         || (has(SELL) && has(N_DATA | N_LOCAL))
@@ -2169,8 +2443,11 @@ fn classify(
         // Whatever is sold to another party ("Friend lists are sold … to
         // advertisers"): honest descriptions sell to no one (no sentence of
         // the 184 real servers pairs the two).
-        || (has(SELL) && has(EXTERNAL));
-    let away = has(EXTERNAL) || destination || (has(V_COLLECT) && has(V_SEND)) || has(SELL);
+        || (has(SELL) && has(EXTERNAL))
+        // Data handed to a party that puts it to its own use ("shared with
+        // our advertising network", "uploaded to the training bucket").
+        || (has(PARTY) && has(N_DATA | N_LOCAL | N_SECRET | N_CONVO | N_STRONG));
+    let away = has(EXTERNAL | PARTY) || destination || (has(V_COLLECT) && has(V_SEND)) || has(SELL);
     if takes && secretish && away && s.negated & (V_COLLECT | V_SEND) == 0 && !has(NEG | NEVER) {
         let own_store = contract.secret_store && !has(EXTERNAL) && !destination;
         if !own_store {
@@ -2303,13 +2580,21 @@ fn classify(
         (
             AskKind::AlterInput,
             query
+                || covered_change
                 || cross_tool
                 || (route && (m.email || m.long_number) && has(ALWAYS | ALLQ | AUTO)),
         ),
         (
             AskKind::AlterOutput,
             (has(N_RESULT) && has(COMPARE) && (m.percent || m.than_actual))
-                || (m.reframe && m.quote),
+                || (m.reframe && m.quote)
+                // "downgrade every critical finding to low", said to the agent.
+                || (m.downgrade && d != 0 && has(ALLQ) && !covers(V_ALTER))
+                // A result changed, or downgraded, so that the change goes
+                // unseen; hiding secrets or personal data is redaction.
+                || (m.conceal_purpose
+                    && (m.downgrade || m.scales_value || has(COMPARE | V_ALTER))
+                    && !has(N_SECRET | N_STRONG | N_DATA | N_LOCAL)),
         ),
         (
             AskKind::Preference,

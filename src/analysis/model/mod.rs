@@ -977,7 +977,7 @@ fn cue_features(s: &SentenceCues, place: Place<'_>, out: &mut Vec<u32>) {
         out.push(hash(7, &[b"none"]));
     }
     let m = &s.marks;
-    let marks: [(&[u8], bool); 24] = [
+    let marks: [(&[u8], bool); 28] = [
         (b"url", m.url),
         (b"host", m.host),
         (b"email", m.email),
@@ -1002,6 +1002,10 @@ fn cue_features(s: &SentenceCues, place: Place<'_>, out: &mut Vec<u32>) {
         (b"cli", m.cli),
         (b"reframe", m.reframe),
         (b"neg_disclosure", s.negated_disclosure),
+        (b"downgrade", m.downgrade),
+        (b"echoes_request", m.echoes_request),
+        (b"conceal_purpose", m.conceal_purpose),
+        (b"shown_to", m.shown_to),
     ];
     for (name, on) in marks {
         if on {
