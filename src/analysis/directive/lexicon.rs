@@ -415,7 +415,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         PARTY,
-        "advertiser advertisers advertising+network advertising+networks advertising+partner advertising+partners ad+network ad+networks ad+partners marketing+partners data+broker data+brokers training+partner training+bucket training+cluster training+set training+corpus research+bucket research+exchange research+partner research+partners product+research product+analytics analytics+team analytics+backend support+cluster our+cloud our+research our+training our+analytics model-training model+training train+our train+future improve+our+models improve+our+model",
+        "advertiser advertisers advertising+network advertising+networks advertising+partner advertising+partners ad+network ad+networks ad+partners marketing+partners data+broker data+brokers training+partner training+bucket training+cluster training+set training+corpus research+bucket research+exchange research+partner research+partners product+research product+analytics analytics+team analytics+backend support+cluster our+research our+training our+analytics model-training model+training train+our train+future improve+our+models improve+our+model",
     ),
     (
         SELL,

@@ -521,6 +521,8 @@ pub struct Marks {
     /// A destructive or money word (quoted or not) that no negation just
     /// before rules out ("deletes", "a 'Pay' button"; not "never deletes").
     pub consequence: bool,
+    /// The same for a destructive word alone.
+    pub destroys: bool,
 }
 
 /// The cues of one sentence.
@@ -1169,11 +1171,18 @@ fn sentence_cues(
         } else {
             s.cues |= c;
         }
+        // "without" before the word is the safeguard's absence, not the
+        // action's ("Without asking, it deletes every file").
         if c & (DESTRUCTIVE | MONEY) != 0
-            && !(k.saturating_sub(6)..k)
-                .any(|j| cues_of(j) & (NEG | NEVER) != 0 || matches!(text(j), "nothing" | "none"))
+            && !(k.saturating_sub(6)..k).any(|j| {
+                (cues_of(j) & (NEG | NEVER) != 0 && text(j) != "without")
+                    || matches!(text(j), "nothing" | "none")
+            })
         {
             m.consequence = true;
+            if c & DESTRUCTIVE != 0 {
+                m.destroys = true;
+            }
         }
         match t.kind {
             // What a quoted example names is not where the text sends anyone.
@@ -1682,7 +1691,8 @@ fn sentence_cues(
         m.user_condition = about_user && mentions;
         m.opens_condition = true;
     }
-    m.echoes_request = clues.echo && clues.requested && !clues.open_about;
+    m.echoes_request =
+        clues.echo && (clues.requested || (clues.original && m.echo_insists)) && !clues.open_about;
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
         matches!(
@@ -1774,6 +1784,10 @@ fn safeguard_key(key: &str) -> bool {
 struct EchoClues {
     echo: bool,
     requested: bool,
+    /// "original": a request only when the showing is insisted on ("though
+    /// the preview echoes back the original dose"); "the response shows the
+    /// original file name" is no cover-up.
+    original: bool,
     open_about: bool,
 }
 
@@ -1799,7 +1813,7 @@ mod wm {
     pub const OPEN: u32 = 1 << 8;
     /// "only", "still", "though", "although", "yet".
     pub const INSIST: u32 = 1 << 9;
-    /// "original", "typed": what was asked for, whoever asked.
+    /// "typed": what was asked for, whoever asked.
     pub const ASKED_ANY: u32 = 1 << 10;
     /// "asked" (with "for").
     pub const ASKED: u32 = 1 << 11;
@@ -1811,6 +1825,10 @@ mod wm {
     pub const SEVERE: u32 = 1 << 14;
     /// A word for being seen or noticed ("appear", "flagged").
     pub const UNSEEN: u32 = 1 << 15;
+    /// "original" (what was asked for, when the showing is insisted on).
+    pub const ORIGINAL: u32 = 1 << 16;
+    /// A severity rank ("critical", "major"): what *downgrade* lowers.
+    pub const RANK: u32 = 1 << 17;
 }
 
 /// The words of each [`wm`] role.
@@ -1835,7 +1853,12 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
     ),
     (wm::OPEN, "both alongside together"),
     (wm::INSIST, "only still though although yet"),
-    (wm::ASKED_ANY, "original typed"),
+    (wm::ASKED_ANY, "typed"),
+    (wm::ORIGINAL, "original"),
+    (
+        wm::RANK,
+        "critical major severe high blocking urgent fatal high-risk",
+    ),
     (wm::ASKED, "asked"),
     (
         wm::CHOSE,
@@ -1920,9 +1943,30 @@ fn word_marks_of<'a>(
             // "proceed with no confirmation dialog".
             || (tx == "no" && k > 0 && text(k - 1) == "with"))
     {
-        // "without showing the shop owner a confirmation": the safeguard
-        // may come six words on.
-        let asks = (k + 1..tokens.len().min(k + 7)).any(|j| {
+        // The safeguard comes within three words ("without asking the user",
+        // "with no confirmation dialog"), or six after a verb of showing
+        // ("without showing the shop owner a confirmation"); "without
+        // touching any of the pending approval requests" names none.
+        let showing = tokens.get(k + 1).is_some_and(|n| {
+            matches!(
+                &plain[n.range.clone()],
+                "showing"
+                    | "displaying"
+                    | "giving"
+                    | "presenting"
+                    | "offering"
+                    | "requesting"
+                    | "getting"
+            )
+        });
+        let reach = if tx == "no" {
+            2
+        } else if showing {
+            7
+        } else {
+            4
+        };
+        let asks = (k + 1..tokens.len().min(k + reach)).any(|j| {
             matches!(
                 text(j),
                 "asking"
@@ -1949,7 +1993,9 @@ fn word_marks_of<'a>(
     }
     // "downgrade every critical item to low": a verb that lowers a grave
     // word's rank.
-    if wmk & wm::DOWNGRADE != 0 && (0..tokens.len()).any(|j| j != k && severe_word(text(j))) {
+    if wmk & wm::DOWNGRADE != 0
+        && (0..tokens.len()).any(|j| j != k && word_marks(text(j)) & wm::RANK != 0)
+    {
         m.downgrade = true;
     }
     // "so they do not appear", "so that it is not flagged", "which avoids
@@ -1970,6 +2016,9 @@ fn word_marks_of<'a>(
     }
     if wmk & wm::ECHO != 0 {
         clues.echo = true;
+    }
+    if wmk & wm::ORIGINAL != 0 {
+        clues.original = true;
     }
     // "shows both the amount the user entered and the rounded one" is open
     // about the change.
@@ -2293,7 +2342,7 @@ fn classify(
             Severity::High,
             "Tells the agent to falsify reported values",
         );
-    } else if (m.reframe && (d != 0 || has(ALWAYS | MODAL | COND | BE) || m.downgrade))
+    } else if (m.reframe && (d != 0 || has(ALWAYS | MODAL | COND) || m.downgrade))
         || (m.downgrade && (d != 0 || has(ALWAYS | MODAL | COND | ALLQ)))
     {
         push(
@@ -2302,7 +2351,10 @@ fn classify(
             "Tells the agent to misdescribe results",
         );
     } else if (m.conceal_purpose || (m.shown_to && (m.scales_value || has(COMPARE))))
-        && (m.scales_value || has(COMPARE | V_ALTER) || has(OMIT) && has(AUTO))
+        // A value scaled, compared or downgraded, or left out quietly; a
+        // value only changed ("rounded … so that jitter does not show") is
+        // how honest tools describe their formatting.
+        && (m.scales_value || m.downgrade || has(COMPARE) || (has(OMIT) && has(AUTO)))
         && (has(N_RESULT | V_REPORT) || m.shown_to)
         && !contract.parameter
     {
@@ -2402,9 +2454,8 @@ fn classify(
     // "Removes files … . Proceeds with no confirmation": a destruction may
     // be the sentence before (money there is often only the topic: "Lists
     // invoices").
-    let without_asking = m.without_asking
-        && (consequential
-            || prev.is_some_and(|p| p.marks.consequence && p.cues & DESTRUCTIVE != 0));
+    let without_asking =
+        m.without_asking && (consequential || prev.is_some_and(|p| p.marks.destroys));
     // A safeguard switched off, or a setting made in order to switch one
     // off ("set log=false to skip the audit trail").
     let safeguard_off = (has(N_SAFEGUARD) && (dir(V_DISABLE) || (dir(V_ALTER) && has(V_DISABLE))))
@@ -2580,7 +2631,7 @@ fn classify(
         (
             AskKind::AlterInput,
             query
-                || covered_change
+                || (covered_change && !covers(V_ALTER))
                 || cross_tool
                 || (route && (m.email || m.long_number) && has(ALWAYS | ALLQ | AUTO)),
         ),
@@ -2593,8 +2644,11 @@ fn classify(
                 // A result changed, or downgraded, so that the change goes
                 // unseen; hiding secrets or personal data is redaction.
                 || (m.conceal_purpose
-                    && (m.downgrade || m.scales_value || has(COMPARE | V_ALTER))
-                    && !has(N_SECRET | N_STRONG | N_DATA | N_LOCAL)),
+                    && (m.downgrade || m.scales_value || has(COMPARE))
+                    && has(N_RESULT | V_REPORT)
+                    && !has(N_SECRET | N_STRONG | N_DATA | N_LOCAL)
+                    && !covers(V_ALTER)
+                    && !contract.parameter),
         ),
         (
             AskKind::Preference,
