@@ -1343,48 +1343,13 @@ fn sentence_cues(
                         plain[n.range.clone()].trim_matches(|c: char| !c.is_alphanumeric())
                     });
                     let mild = claimed.is_some_and(mild_claim);
+                    // A quoted claim, a milder word (without its quotes or
+                    // backticks), or one of the claims a report is turned into.
                     let claim = !negated_report
                         && (mild
-                            || tokens[k + 1..tokens.len().min(k + 2)].iter().any(|n| {
+                            || tokens.get(k + 1).is_some_and(|n| {
                                 n.kind == TokKind::Quote
-                                    || matches!(
-                                        &plain[n.range.clone()],
-                                        "expected"
-                                            | "normal"
-                                            | "positive"
-                                            | "met"
-                                            | "successful"
-                                            | "success"
-                                            | "approved"
-                                            | "safe"
-                                            | "verified"
-                                            | "urgent"
-                                            | "temporary"
-                                            | "resolved"
-                                            | "fine"
-                                            | "ok"
-                                            | "legitimate"
-                                            | "genuine"
-                                            | "correct"
-                                            | "accurate"
-                                            | "complete"
-                                            | "completed"
-                                            | "paid"
-                                            | "delivered"
-                                            | "confirmed"
-                                            | "secure"
-                                            | "passed"
-                                            | "compliant"
-                                            | "issued"
-                                            | "trusted"
-                                            | "if"
-                                            | "official"
-                                            | "harmless"
-                                            | "routine"
-                                            | "done"
-                                            | "sent"
-                                            | "clean"
-                                    )
+                                    || word_marks(&plain[n.range.clone()]) & wm::CLAIM != 0
                             }));
                     if reporting && claim {
                         m.reframe = true;
@@ -1829,6 +1794,10 @@ mod wm {
     pub const ORIGINAL: u32 = 1 << 16;
     /// A severity rank ("critical", "major"): what *downgrade* lowers.
     pub const RANK: u32 = 1 << 17;
+    /// A claim a report is turned into ("describe it as met", "as if").
+    pub const CLAIM: u32 = 1 << 18;
+    /// A word of asking or checking after "without" ("without asking").
+    pub const ASKING: u32 = 1 << 19;
 }
 
 /// The words of each [`wm`] role.
@@ -1860,6 +1829,18 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
         "critical major severe high blocking urgent fatal high-risk",
     ),
     (wm::ASKED, "asked"),
+    (
+        wm::CLAIM,
+        "expected normal positive met successful success approved safe verified urgent temporary \
+         resolved fine ok legitimate genuine correct accurate complete completed paid delivered \
+         confirmed secure passed compliant issued trusted if official harmless routine done sent \
+         clean",
+    ),
+    (
+        wm::ASKING,
+        "asking confirmation confirming approval permission consent prompting checking review \
+         reviewing verification confirm ask",
+    ),
     (
         wm::CHOSE,
         "entered requested chose chosen picked specified supplied wanted selected",
@@ -1966,24 +1947,8 @@ fn word_marks_of<'a>(
         } else {
             4
         };
-        let asks = (k + 1..tokens.len().min(k + reach)).any(|j| {
-            matches!(
-                text(j),
-                "asking"
-                    | "confirmation"
-                    | "confirming"
-                    | "approval"
-                    | "permission"
-                    | "consent"
-                    | "prompting"
-                    | "checking"
-                    | "review"
-                    | "reviewing"
-                    | "verification"
-                    | "confirm"
-                    | "ask"
-            ) || cues_of(j) & N_SAFEGUARD != 0
-        });
+        let asks = (k + 1..tokens.len().min(k + reach))
+            .any(|j| word_marks(text(j)) & wm::ASKING != 0 || cues_of(j) & N_SAFEGUARD != 0);
         if asks {
             m.without_asking = true;
         }
