@@ -44,6 +44,9 @@ fn main() {
         model.high = num("--high").unwrap_or(model.high);
         model.medium = num("--medium").unwrap_or(model.medium);
         model.support = num("--support").unwrap_or(model.support);
+        if let Some(p) = num("--descriptive") {
+            gatehouse::analysis::rules::directives::set_descriptive_high_for_experiment(p);
+        }
         assert!(gatehouse::analysis::model::use_for_experiment(model));
     }
     let servers = corpus::load();

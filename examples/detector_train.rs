@@ -3,7 +3,7 @@
 //! and writes its weights.
 //!
 //! ```text
-//! cargo run --release --example detector_train -- [--out src/analysis/model/weights.bin] [--epochs 6] [--lr 0.15] [--l2 1e-6] [--balance 0.3] [--batch 128] [--families MASK] [--holdout K] [--high P] [--support P] [--medium P] [--no-oof] [--dry] [--export FILE]
+//! cargo run --release --example detector_train -- [--out src/analysis/model/weights.bin] [--epochs 6] [--lr 0.15] [--l2 1e-6] [--balance 0.3] [--batch 128] [--drop 0.35] [--average 1] [--seed 1] [--families MASK] [--holdout K] [--high P] [--support P] [--medium P] [--no-oof] [--dry] [--export FILE]
 //! ```
 //!
 //! Every sentence that the analysis reads (`analysis::model_texts`, the same
@@ -22,7 +22,17 @@
 //!
 //! The network (see `model`) is trained by mini-batch AdaGrad with a little
 //! L2, from a fixed seed in a fixed order, so the same corpus always gives
-//! the same weights.
+//! the same weights. Each step leaves out a share of the sample's features
+//! (`--drop`, feature dropout): a model that cannot count on any one word
+//! or word pair of a wording it has seen generalises better to wordings it
+//! has not. On the validation folds (ninth pass) a dropout of 0.35 caught
+//! 22–31 more attacks than none at the same number of false positives, over
+//! two seeds; `high` moved from 0.9 to 0.93 with it.
+//!
+//! The seed moves the validation figures as much as a pass's changes do:
+//! with the same corpus and code, seeds 0, 1 and 2 gave 1,442, 1,427 and
+//! 1,439 of 2,015 attacks for 58, 38 and 43 of 4,666 honest capabilities.
+//! Seed 1 was chosen on those validation figures alone.
 //!
 //! The thresholds: `high` and `support` are fixed (chosen for the whole
 //! analysis on validation folds, `--holdout K` then `detector_eval --split
@@ -69,6 +79,13 @@ struct Hyper {
     balance: f32,
     batch: usize,
     epochs: usize,
+    /// Share of a sample's features left out at each step (feature
+    /// dropout): the model cannot lean on one word of a wording it saw.
+    drop: f32,
+    /// Epochs at the end whose weights are averaged into the result.
+    average: usize,
+    /// Seed of the shuffle, the dropout and the initial weights.
+    seed: u64,
 }
 
 /// Words of a text, for matching payloads to sentences.
@@ -123,6 +140,7 @@ impl Lcg {
 }
 
 /// The network being trained, dense.
+#[derive(Clone)]
 struct Net {
     bias: f32,
     hidden_bias: [f32; DIM],
@@ -132,8 +150,8 @@ struct Net {
 }
 
 impl Net {
-    fn new() -> Net {
-        let mut rng = Lcg(0x6e65_7477_6f72_6b21);
+    fn new(seed: u64) -> Net {
+        let mut rng = Lcg(0x6e65_7477_6f72_6b21 ^ seed);
         let emb = (0..BUCKETS * DIM).map(|_| 0.1 * rng.normal()).collect();
         let mut out = [0.0; DIM];
         for o in &mut out {
@@ -146,6 +164,32 @@ impl Net {
             linear: vec![0.0; BUCKETS],
             emb,
         }
+    }
+
+    /// Adds `other`'s weights to these (for averaging epochs' weights).
+    fn add(&mut self, other: &Net) {
+        self.bias += other.bias;
+        for j in 0..DIM {
+            self.hidden_bias[j] += other.hidden_bias[j];
+            self.out[j] += other.out[j];
+        }
+        self.linear
+            .iter_mut()
+            .zip(&other.linear)
+            .for_each(|(a, b)| *a += b);
+        self.emb
+            .iter_mut()
+            .zip(&other.emb)
+            .for_each(|(a, b)| *a += b);
+    }
+
+    /// Multiplies every weight by `k`.
+    fn scale(&mut self, k: f32) {
+        self.bias *= k;
+        self.hidden_bias.iter_mut().for_each(|w| *w *= k);
+        self.out.iter_mut().for_each(|w| *w *= k);
+        self.linear.iter_mut().for_each(|w| *w *= k);
+        self.emb.iter_mut().for_each(|w| *w *= k);
     }
 
     /// The logit and the hidden units' pre-activations.
@@ -294,10 +338,15 @@ fn train(samples: &[Sample], keep: impl Fn(&Sample) -> bool, hp: Hyper) -> (Net,
     let pos = idx.iter().filter(|&&i| samples[i].label).count().max(1);
     let neg = (idx.len() - pos).max(1);
     let pos_weight = ((neg as f32) / (pos as f32)).powf(hp.balance);
-    let mut net = Net::new();
+    let mut net = Net::new(hp.seed);
     let mut grads = Grads::new();
     let mut order = idx.clone();
-    let mut rng = Lcg(0x6761_7465_686f_7573);
+    let mut rng = Lcg(0x6761_7465_686f_7573 ^ hp.seed);
+    let mut dropout = Lcg(0x6472_6f70_6f75_7421 ^ hp.seed);
+    let keep_below = ((1.0 - hp.drop.clamp(0.0, 0.9)) * 16_777_216.0) as u64;
+    let mut kept: Vec<u32> = Vec::new();
+    let mut sum: Option<Net> = None;
+    let averaged = hp.average.clamp(1, hp.epochs.max(1));
     // Multiple-instance: which positive units are active this epoch.
     let mut active = vec![true; samples.len()];
     for epoch in 0..hp.epochs {
@@ -324,15 +373,36 @@ fn train(samples: &[Sample], keep: impl Fn(&Sample) -> bool, hp: Hyper) -> (Net,
             if !active[i] {
                 continue;
             }
-            let (z, pre) = net.forward(&s.features);
+            let features = if hp.drop > 0.0 {
+                kept.clear();
+                kept.extend(
+                    s.features
+                        .iter()
+                        .filter(|_| dropout.next() & 0xff_ffff < keep_below),
+                );
+                if kept.is_empty() { &s.features } else { &kept }
+            } else {
+                &s.features
+            };
+            let (z, pre) = net.forward(features);
             let p = model::sigmoid(z);
             let err = if s.label { (p - 1.0) * pos_weight } else { p };
-            grads.add(&net, &s.features, &pre, err);
+            grads.add(&net, features, &pre, err);
             if (n + 1) % hp.batch == 0 {
                 grads.apply(&mut net, hp);
             }
         }
         grads.apply(&mut net, hp);
+        if epoch + averaged >= hp.epochs && averaged > 1 {
+            match &mut sum {
+                None => sum = Some(net.clone()),
+                Some(sum) => sum.add(&net),
+            }
+        }
+    }
+    if let Some(mut sum) = sum {
+        sum.scale(1.0 / averaged as f32);
+        return (sum, seen);
     }
     (net, seen)
 }
@@ -371,6 +441,9 @@ fn main() {
         balance: num("--balance", 0.3),
         batch: num("--batch", 128.0) as usize,
         epochs: num("--epochs", 6.0) as usize,
+        drop: num("--drop", 0.35),
+        average: num("--average", 1.0) as usize,
+        seed: num("--seed", 1.0) as u64,
     };
     // Words, shapes, cues and the rules' requests; character n-grams
     // (family 2) scored lower on validation once the lexicon covered the
@@ -560,7 +633,7 @@ fn main() {
     // The defaults were chosen that way (validation folds 0–2 without the
     // generated `wf-` servers).
     let fixed = |name: &str| arg(name).and_then(|v| v.parse::<f32>().ok());
-    let high = fixed("--high").unwrap_or(0.9);
+    let high = fixed("--high").unwrap_or(0.93);
     let support = fixed("--support").unwrap_or(0.8);
     let medium = fixed("--medium").or(medium_oof).unwrap_or(0.5).min(high);
     println!("thresholds: high {high:.4}, medium {medium:.4}, support {support:.4}");

@@ -2,8 +2,11 @@
 //! takes as requests, marks and the requests it finds. For development.
 //!
 //! ```text
-//! cargo run --example directive_explain -- TOOL_NAME "text to read"
+//! cargo run --example directive_explain -- TOOL_NAME "text to read" [--weights FILE]
 //! ```
+//!
+//! `--weights FILE` scores with freshly trained weights instead of the
+//! compiled ones.
 
 use gatehouse::analysis::directive::{self, Contract, Role, lexicon};
 use gatehouse::analysis::model::{self, Place};
@@ -33,7 +36,15 @@ fn main() {
     }
     // The learned model's probability for each sentence, read as a
     // description of this capability (as the analysis scores it).
-    let m = &*model::MODEL;
+    let loaded = args
+        .iter()
+        .position(|a| a == "--weights")
+        .and_then(|i| args.get(i + 1))
+        .map(|path| {
+            let bytes = std::fs::read(path).expect("weights file");
+            model::Model::from_bytes(&bytes).expect("a weights file")
+        });
+    let m = loaded.as_ref().unwrap_or(&*model::MODEL);
     let place = Place {
         role: Role::Description,
         contract: &contract,

@@ -514,6 +514,8 @@ pub struct Marks {
     /// A purpose of not being seen ("so they do not appear in reports",
     /// "so that they are not flagged", "which avoids alarm").
     pub conceal_purpose: bool,
+    /// "so that jitter does not show": what is kept out of sight is noise.
+    pub noise_purpose: bool,
     /// A result shown or given *to* someone ("shown to the consignee").
     pub shown_to: bool,
     /// "only", "still", "though": what is shown is insisted on.
@@ -1798,6 +1800,9 @@ mod wm {
     pub const CLAIM: u32 = 1 << 18;
     /// A word of asking or checking after "without" ("without asking").
     pub const ASKING: u32 = 1 << 19;
+    /// Noise a display leaves out ("so that jitter does not show"): not
+    /// something kept from the user.
+    pub const NOISE: u32 = 1 << 20;
 }
 
 /// The words of each [`wm`] role.
@@ -1861,6 +1866,11 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
         wm::UNSEEN,
         "appear appears visible flagged noticed notice seen see sees show shows shown surface \
          surfaces alarm alarms alert spotted detected questioned noticeable",
+    ),
+    (
+        wm::NOISE,
+        "jitter noise clutter flicker flickering duplicates duplicate blank blanks whitespace \
+         artefacts artifacts",
     ),
 ];
 
@@ -1968,9 +1978,15 @@ fn word_marks_of<'a>(
     if wmk & (wm::SO | wm::AVOID) != 0 {
         let mut negated = wmk & wm::AVOID != 0;
         for j in k + 1..tokens.len().min(k + 12) {
-            if cues_of(j) & (NEG | NEVER) != 0 {
+            let marks = word_marks(text(j));
+            if marks & wm::NOISE != 0 {
+                // "so that jitter does not show": noise kept out of sight,
+                // a stated purpose that serves the reader.
+                m.noise_purpose = true;
+                break;
+            } else if cues_of(j) & (NEG | NEVER) != 0 {
                 negated = true;
-            } else if negated && word_marks(text(j)) & wm::UNSEEN != 0 {
+            } else if negated && marks & wm::UNSEEN != 0 {
                 m.conceal_purpose = true;
                 break;
             }
@@ -2624,6 +2640,11 @@ fn classify(
             AskKind::DisableSafeguard,
             m.safeguard_off
                 || (dir(V_DISABLE) && has(N_SAFEGUARD))
+                // "Payments of any size are sent without any confirmation":
+                // money or destruction said to need no one's consent in
+                // every case. Honest warnings name no such scope ("it will
+                // overwrite existing files without warning").
+                || (without_asking && m.consequence && has(ALLQ) && !has(COND))
                 || (has(V_PREFER) && has(TRUST) && dir(V_PREFER)),
         ),
         (

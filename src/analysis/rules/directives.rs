@@ -158,7 +158,7 @@ pub fn check(
         let sentence = &reading.sentences[index];
         // A detector listing the attacks it detects mentions them.
         let alone = (speaks(sentence, hidden)
-            || (describes(sentence, subject.role) && p >= DESCRIPTIVE_HIGH))
+            || (describes(sentence, subject.role) && p >= descriptive_high()))
             && !reading.lists_detections(sentence);
         let severity = if p >= model.high && alone && !sentence.protective() {
             Severity::High
@@ -208,7 +208,9 @@ fn speaks(s: &SentenceCues, hidden: bool) -> bool {
 /// The model reports such a sentence alone only when it is very sure
 /// ([`DESCRIPTIVE_HIGH`]).
 fn describes(s: &SentenceCues, role: Role) -> bool {
-    role != Role::Name && s.cues & directive::VERBS != 0
+    // "rounded … so that jitter does not show": a change whose stated
+    // purpose is to spare the reader noise is documentation.
+    role != Role::Name && s.cues & directive::VERBS != 0 && !s.marks.noise_purpose
 }
 
 /// The probability at or above which the model reports a describing
@@ -217,6 +219,22 @@ fn describes(s: &SentenceCues, role: Role) -> bool {
 /// at most one more honest capability a fold; 0.98 and 0.97 added false
 /// positives for little more.
 const DESCRIPTIVE_HIGH: f32 = 0.99;
+
+/// [`DESCRIPTIVE_HIGH`], or another value set for an experiment
+/// (`detector_eval --descriptive P`), as the bits of an `f32`.
+static DESCRIPTIVE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Sets the describing sentences' threshold for calibration runs.
+pub fn set_descriptive_high_for_experiment(p: f32) {
+    DESCRIPTIVE.store(p.to_bits(), std::sync::atomic::Ordering::Relaxed);
+}
+
+fn descriptive_high() -> f32 {
+    match DESCRIPTIVE.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => DESCRIPTIVE_HIGH,
+        bits => f32::from_bits(bits),
+    }
+}
 
 /// What part of a capability a field is.
 pub fn role_of(field: &TextField<'_>) -> Role {
