@@ -99,7 +99,8 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
 }
 
 /// [`analyze`] on `threads` threads (by default as many as [`threads_for`]
-/// the snapshot's text). The report is the same for any number.
+/// the snapshot's text; more than one also runs the whole-snapshot rules
+/// on a thread of their own). The report is the same for any number.
 fn analyze_on(
     snapshot: &Snapshot,
     ctx: &Context,
@@ -115,42 +116,49 @@ fn analyze_on(
         })
         .unwrap_or_default();
     let mut sink = rules::Sink::new(rules);
-    let mut collected = collect::collect(snapshot);
-    let schema_words = collected.take_schema_words();
-    let fields = collected.fields();
-    let total: usize = fields.iter().map(|f| f.text.len()).sum();
-    let threads = threads.unwrap_or_else(|| threads_for(total));
-    if threads <= 1 {
-        let names = rules::Names::of(snapshot, &ctx.approved_tools, schema_words);
-        let tokens = read_fields(&mut sink, &fields, &names);
-        whole_before_sizes(&mut sink, snapshot, ctx);
-        rules::bloat::sizes(&mut sink, snapshot, tokens);
-        whole_after_sizes(&mut sink, snapshot);
-    } else {
-        // The whole-snapshot rules need neither the names nor the fields'
-        // findings: on a thread of their own they run while the names are
-        // built and the fields read, instead of after them on one core.
-        // Their findings are added after the fields', as one thread
-        // reports them (`Sink::absorb` keeps the order and de-duplication).
-        std::thread::scope(|scope| {
-            let whole = scope.spawn(|| {
+    // The whole-snapshot rules need neither the fields nor the names: for a
+    // snapshot that will be read on several threads they run on a thread
+    // of their own from the start, beside the collection, the names and
+    // the reading, instead of after them on one core. Whether it will be
+    // is judged before collecting, from its descriptions' bytes (a share
+    // of its text that costs nothing to count). Their findings are added
+    // after the fields', as one thread reports them (`Sink::absorb` keeps
+    // the order and de-duplication).
+    let beside = threads.map_or_else(
+        || description_bytes(snapshot) >= BYTES_PER_THREAD && cores() > 1,
+        |t| t > 1,
+    );
+    std::thread::scope(|scope| {
+        let whole = beside.then(|| {
+            scope.spawn(|| {
                 let mut before = rules::Sink::new(rules);
                 whole_before_sizes(&mut before, snapshot, ctx);
                 let mut after = rules::Sink::new(rules);
                 whole_after_sizes(&mut after, snapshot);
                 (before.into_findings(), after.into_findings())
-            });
-            let names = rules::Names::of(snapshot, &ctx.approved_tools, schema_words);
-            let tokens = read_all_fields(&mut sink, &fields, &names, rules, Some(threads));
-            let (before, after) = match whole.join() {
-                Ok(found) => found,
-                Err(panic) => std::panic::resume_unwind(panic),
-            };
-            sink.absorb(before);
-            rules::bloat::sizes(&mut sink, snapshot, tokens);
-            sink.absorb(after);
+            })
         });
-    }
+        let mut collected = collect::collect(snapshot);
+        let names = rules::Names::of(snapshot, &ctx.approved_tools, collected.take_schema_words());
+        let fields = collected.fields();
+        let tokens = read_all_fields(&mut sink, &fields, &names, rules, threads);
+        match whole {
+            Some(whole) => {
+                let (before, after) = match whole.join() {
+                    Ok(found) => found,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                };
+                sink.absorb(before);
+                rules::bloat::sizes(&mut sink, snapshot, tokens);
+                sink.absorb(after);
+            }
+            None => {
+                whole_before_sizes(&mut sink, snapshot, ctx);
+                rules::bloat::sizes(&mut sink, snapshot, tokens);
+                whole_after_sizes(&mut sink, snapshot);
+            }
+        }
+    });
     Report::new(server, escalate(sink.into_findings(), rules))
 }
 
@@ -190,8 +198,28 @@ const MIN_RUN_BYTES: usize = 8 * 1024;
 /// [`BYTES_PER_THREAD`], at most one per core and [`MAX_THREADS`]. A
 /// typical server (a few kilobytes) is read on the calling thread.
 fn threads_for(bytes: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    (bytes / BYTES_PER_THREAD).clamp(1, cores.clamp(1, MAX_THREADS))
+    (bytes / BYTES_PER_THREAD).clamp(1, cores().clamp(1, MAX_THREADS))
+}
+
+/// The cores this process may run on.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
+/// Bytes of the capabilities' descriptions: part of the text
+/// [`threads_for`] counts, known before it is collected. At least
+/// [`BYTES_PER_THREAD`] of them (a few hundred tools) is a snapshot large
+/// enough to be worth a second thread from the start.
+fn description_bytes(snapshot: &Snapshot) -> usize {
+    let tools = snapshot.tools.iter().map(|t| &t.description);
+    let prompts = snapshot.prompts.iter().map(|p| &p.description);
+    let resources = snapshot.resources.iter().map(|r| &r.description);
+    tools
+        .chain(prompts)
+        .chain(resources)
+        .flatten()
+        .map(String::len)
+        .sum()
 }
 
 /// Runs the per-field rules over every field into `sink` and returns the
