@@ -99,7 +99,8 @@ pub fn analyze(snapshot: &Snapshot, ctx: &Context, rules: &RulesConfig) -> Repor
 }
 
 /// [`analyze`] on `threads` threads (by default as many as [`threads_for`]
-/// the snapshot's text). The report is the same for any number.
+/// the snapshot's text; more than one also runs the whole-snapshot rules
+/// on a thread of their own). The report is the same for any number.
 fn analyze_on(
     snapshot: &Snapshot,
     ctx: &Context,
@@ -115,18 +116,66 @@ fn analyze_on(
         })
         .unwrap_or_default();
     let mut sink = rules::Sink::new(rules);
-    let mut collected = collect::collect(snapshot);
-    let names = rules::Names::of(snapshot, &ctx.approved_tools, collected.take_schema_words());
-    let fields = collected.fields();
-    let tokens = read_all_fields(&mut sink, &fields, &names, rules, threads);
-    rules::names::impersonation(&mut sink, snapshot, ctx);
-    rules::names::duplicates(&mut sink, snapshot);
-    rules::names::quality(&mut sink, snapshot);
-    rules::schema::check(&mut sink, snapshot);
-    rules::bloat::check(&mut sink, snapshot, tokens);
-    rules::protocol::check(&mut sink, snapshot);
-    rules::annotations::check(&mut sink, snapshot);
+    // The whole-snapshot rules need neither the fields nor the names: for a
+    // snapshot that will be read on several threads they run on a thread
+    // of their own from the start, beside the collection, the names and
+    // the reading, instead of after them on one core. Whether it will be
+    // is judged before collecting, from its descriptions' bytes (a share
+    // of its text that costs nothing to count). Their findings are added
+    // after the fields', as one thread reports them (`Sink::absorb` keeps
+    // the order and de-duplication).
+    let beside = threads.map_or_else(
+        || description_bytes(snapshot) >= BYTES_PER_THREAD && cores() > 1,
+        |t| t > 1,
+    );
+    std::thread::scope(|scope| {
+        let whole = beside.then(|| {
+            scope.spawn(|| {
+                let mut before = rules::Sink::new(rules);
+                whole_before_sizes(&mut before, snapshot, ctx);
+                let mut after = rules::Sink::new(rules);
+                whole_after_sizes(&mut after, snapshot);
+                (before.into_findings(), after.into_findings())
+            })
+        });
+        let mut collected = collect::collect(snapshot);
+        let names = rules::Names::of(snapshot, &ctx.approved_tools, collected.take_schema_words());
+        let fields = collected.fields();
+        let tokens = read_all_fields(&mut sink, &fields, &names, rules, threads);
+        match whole {
+            Some(whole) => {
+                let (before, after) = match whole.join() {
+                    Ok(found) => found,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                };
+                sink.absorb(before);
+                rules::bloat::sizes(&mut sink, snapshot, tokens);
+                sink.absorb(after);
+            }
+            None => {
+                whole_before_sizes(&mut sink, snapshot, ctx);
+                rules::bloat::sizes(&mut sink, snapshot, tokens);
+                whole_after_sizes(&mut sink, snapshot);
+            }
+        }
+    });
     Report::new(server, escalate(sink.into_findings(), rules))
+}
+
+/// The whole-snapshot rules reported before the bloat rules' sizes (which
+/// need the fields' tokens).
+fn whole_before_sizes(sink: &mut rules::Sink<'_>, snapshot: &Snapshot, ctx: &Context) {
+    rules::names::impersonation(sink, snapshot, ctx);
+    rules::names::duplicates(sink, snapshot);
+    rules::names::quality(sink, snapshot);
+    rules::schema::check(sink, snapshot);
+}
+
+/// The whole-snapshot rules reported after the bloat rules' sizes.
+fn whole_after_sizes(sink: &mut rules::Sink<'_>, snapshot: &Snapshot) {
+    rules::bloat::duplicates(sink, snapshot);
+    rules::protocol::check(sink, snapshot);
+    rules::annotations::check(sink, snapshot);
 }
 
 /// Text of at least this many bytes per thread is read on several threads.
@@ -135,12 +184,42 @@ const BYTES_PER_THREAD: usize = 32 * 1024;
 /// Most threads one analysis uses.
 const MAX_THREADS: usize = 4;
 
+/// On several threads, fields are read in runs of about a
+/// `1 / (RUNS_PER_THREAD * threads)` share of the text, each taken by
+/// whichever thread is free: runs of equal bytes are not of equal work,
+/// and the whole-snapshot rules take a core for a while, so equal halves
+/// left a core idle at the end.
+const RUNS_PER_THREAD: usize = 8;
+
+/// Smallest run worth a sink of its own.
+const MIN_RUN_BYTES: usize = 8 * 1024;
+
 /// How many threads to read `bytes` of text on: one per
 /// [`BYTES_PER_THREAD`], at most one per core and [`MAX_THREADS`]. A
 /// typical server (a few kilobytes) is read on the calling thread.
 fn threads_for(bytes: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    (bytes / BYTES_PER_THREAD).clamp(1, cores.clamp(1, MAX_THREADS))
+    (bytes / BYTES_PER_THREAD).clamp(1, cores().clamp(1, MAX_THREADS))
+}
+
+/// The cores this process may run on.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
+/// Bytes of the capabilities' descriptions: part of the text
+/// [`threads_for`] counts, known before it is collected. At least
+/// [`BYTES_PER_THREAD`] of them (a few hundred tools) is a snapshot large
+/// enough to be worth a second thread from the start.
+fn description_bytes(snapshot: &Snapshot) -> usize {
+    let tools = snapshot.tools.iter().map(|t| &t.description);
+    let prompts = snapshot.prompts.iter().map(|p| &p.description);
+    let resources = snapshot.resources.iter().map(|r| &r.description);
+    tools
+        .chain(prompts)
+        .chain(resources)
+        .flatten()
+        .map(String::len)
+        .sum()
 }
 
 /// Runs the per-field rules over every field into `sink` and returns the
@@ -148,12 +227,12 @@ fn threads_for(bytes: usize) -> usize {
 ///
 /// Fields are independent of each other (the rules see one field and the
 /// server-wide `names`), so on several threads (`threads`, or by default
-/// [`threads_for`] their text) they are cut into as many
-/// runs of similar size, each read into a sink of its own on its own
-/// thread, and the runs' findings are added to `sink` in field order: the
-/// findings, their order and their de-duplication are exactly those of one
-/// thread reading every field. A panic on any thread is raised again on
-/// the caller's, where the worker's guard catches it.
+/// [`threads_for`] their text) they are cut into runs of similar size that
+/// the threads take in turn, each run read into a sink of its own, and the
+/// runs' findings are added to `sink` in field order: the findings, their
+/// order and their de-duplication are exactly those of one thread reading
+/// every field. A panic on any thread is raised again on the caller's,
+/// where the worker's guard catches it.
 fn read_all_fields(
     sink: &mut rules::Sink<'_>,
     fields: &[collect::TextField<'_>],
@@ -166,42 +245,58 @@ fn read_all_fields(
     if threads <= 1 {
         return read_fields(sink, fields, names);
     }
-    let share = total.div_ceil(threads).max(1);
-    let mut runs: Vec<&[collect::TextField<'_>]> = Vec::with_capacity(threads);
+    let share = total.div_ceil(threads * RUNS_PER_THREAD).max(MIN_RUN_BYTES);
+    let mut runs: Vec<&[collect::TextField<'_>]> = Vec::new();
     let (mut start, mut bytes) = (0, 0);
     for (i, f) in fields.iter().enumerate() {
         bytes += f.text.len();
-        if bytes >= share && runs.len() + 1 < threads {
+        if bytes >= share {
             runs.push(&fields[start..=i]);
             (start, bytes) = (i + 1, 0);
         }
     }
-    runs.push(&fields[start..]);
-    let read_run = |run: &[collect::TextField<'_>]| {
-        let mut own = rules::Sink::new(config);
-        let tokens = read_fields(&mut own, run, names);
-        (own.into_findings(), tokens)
+    if start < fields.len() {
+        runs.push(&fields[start..]);
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    // Takes runs until none is left; a thread keeps one cache of clean
+    // strings over all the runs it reads.
+    let take_runs = || {
+        let mut clean = Clean::with_capacity_and_hasher(fields.len(), ahash::RandomState::new());
+        let mut read = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(run) = runs.get(i) else { break };
+            let mut own = rules::Sink::new(config);
+            let tokens = read_fields_cached(&mut own, run, names, &mut clean);
+            read.push((i, own.into_findings(), tokens));
+        }
+        read
     };
-    let results: Vec<(Vec<Finding>, usize)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = runs[1..]
-            .iter()
-            .map(|run| scope.spawn(move || read_run(run)))
+    let mut results: Vec<(usize, Vec<Finding>, usize)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads.min(runs.len()))
+            .map(|_| scope.spawn(take_runs))
             .collect();
-        let first = read_run(runs[0]);
-        std::iter::once(first)
-            .chain(handles.into_iter().map(|h| match h.join() {
-                Ok(result) => result,
+        let mut all = take_runs();
+        for h in handles {
+            match h.join() {
+                Ok(read) => all.extend(read),
                 Err(panic) => std::panic::resume_unwind(panic),
-            }))
-            .collect()
+            }
+        }
+        all
     });
+    results.sort_unstable_by_key(|r| r.0);
     let mut tokens = 0;
-    for (findings, run_tokens) in results {
+    for (_, findings, run_tokens) in results {
         sink.absorb(findings);
         tokens += run_tokens;
     }
     tokens
 }
+
+/// Strings (with their kind) that yielded no report (see [`read_fields`]).
+type Clean<'f> = FastMap<(FieldKind, &'f str), ()>;
 
 /// The per-field rules over `fields`, on this thread; returns their tokens.
 fn read_fields(
@@ -209,14 +304,24 @@ fn read_fields(
     fields: &[collect::TextField<'_>],
     names: &rules::Names,
 ) -> usize {
+    // Sized up front: growing it rehashed every key.
+    let mut clean = Clean::with_capacity_and_hasher(fields.len(), ahash::RandomState::new());
+    read_fields_cached(sink, fields, names, &mut clean)
+}
+
+/// [`read_fields`] with the cache of clean strings `clean`, which a thread
+/// keeps over every run of fields it reads.
+fn read_fields_cached<'f>(
+    sink: &mut rules::Sink<'_>,
+    fields: &[collect::TextField<'f>],
+    names: &rules::Names,
+    clean: &mut Clean<'f>,
+) -> usize {
     // Servers repeat strings ("Repository owner" in every tool): a string
     // that yielded nothing once yields nothing again, since the text rules
     // depend only on the string, its kind and the server-wide names.
     // Only short strings repeat in practice; hashing long ones costs more than it saves.
-    // Sized up front: growing it rehashed every key. The entry API hashes a
-    // string once for both the lookup and the insertion.
-    let mut clean: FastMap<(FieldKind, &str), ()> =
-        FastMap::with_capacity_and_hasher(fields.len(), ahash::RandomState::new());
+    // The entry API hashes a string once for both the lookup and the insertion.
     // Counted here, while each string is in cache, for the bloat rules.
     let mut tokens = 0usize;
     // One plain-text buffer for every field in turn.

@@ -1282,6 +1282,9 @@ struct Entry {
     listed: bool,
     /// The longest phrase (in words) that starts with the key, 0 if none.
     phrase_len: usize,
+    /// The key's roles in a sentence's marks (`super::word_marks`), kept
+    /// here so that reading a word finds them in the same look-up.
+    roles: u32,
 }
 
 /// The compiled vocabulary.
@@ -1342,6 +1345,13 @@ impl Lexicon {
             *slot = (*slot).max(len);
             list(&mut words, spaced, cues);
         }
+        // Word roles add keys that are no word of the vocabulary (`listed`
+        // stays false, cues 0): such a key reads as an absent one.
+        for &(bit, row) in super::WORD_MARK_LISTS {
+            for w in row.split_whitespace() {
+                words.entry(w).or_default().roles |= bit;
+            }
+        }
         let stems_ac = AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostLongest)
             .start_kind(aho_corasick::StartKind::Anchored)
@@ -1380,11 +1390,12 @@ impl Lexicon {
         self.word_and_phrase_len(w).0
     }
 
-    /// [`Lexicon::word`] and [`Lexicon::phrase_len`] of one word, from one
-    /// look-up (a text's reading asks both of every word).
-    pub fn word_and_phrase_len(&self, w: &str) -> (Cues, usize) {
+    /// [`Lexicon::word`] and [`Lexicon::phrase_len`] of one word, and its
+    /// roles in a sentence's marks (`super::word_marks`), from one look-up
+    /// (a text's reading asks all three of every word).
+    pub fn word_and_phrase_len(&self, w: &str) -> (Cues, usize, u32) {
         let entry = self.words.get(w).copied().unwrap_or_default();
-        (self.word_from(w, entry), entry.phrase_len)
+        (self.word_from(w, entry), entry.phrase_len, entry.roles)
     }
 
     /// The cues of `w`, whose entry in the map (or its absence) is `entry`.

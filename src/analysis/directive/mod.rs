@@ -622,6 +622,8 @@ struct SpareBuffers {
     seg: Segmented,
     tok_cues: Vec<Cues>,
     sentences: Vec<SentenceCues>,
+    /// Word roles per token (see `read`), which no reading keeps.
+    tok_roles: Vec<u32>,
 }
 
 /// Most tokens whose buffers are kept for the next text: a huge text's
@@ -1032,13 +1034,19 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
     let mut tok_cues = spare.tok_cues;
     tok_cues.clear();
     tok_cues.resize(tokens.len(), 0);
+    // The word roles (`word_marks`) of each word, from the same look-up as
+    // its cues; 0 for other tokens.
+    let mut tok_roles = spare.tok_roles;
+    tok_roles.clear();
+    tok_roles.resize(tokens.len(), 0);
     let mut buf = String::new();
     for (i, t) in tokens.iter().enumerate() {
         if t.kind != TokKind::Word {
             continue;
         }
         let w = &plain[t.range.clone()];
-        let (mut c, longest) = lex.word_and_phrase_len(w);
+        let (mut c, longest, roles) = lex.word_and_phrase_len(w);
+        tok_roles[i] = roles;
         if longest > 1 {
             for len in (2..=longest).rev() {
                 if i + len > tokens.len() {
@@ -1086,12 +1094,19 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
         sentence_cues(
             plain,
             &seg,
-            &tok_cues,
+            (&tok_cues, &tok_roles),
             s.range.clone(),
             s.tokens.clone(),
             names,
         )
     }));
+    let _ = SPARE.try_with(|spare| {
+        if let Ok(mut spare) = spare.try_borrow_mut()
+            && tok_roles.capacity() <= MAX_SPARE_TOKENS
+        {
+            spare.tok_roles = tok_roles;
+        }
+    });
     Reading {
         seg,
         tok_cues,
@@ -1123,7 +1138,7 @@ fn cli_syntax(raw: &str) -> bool {
 fn sentence_cues(
     plain: &str,
     seg: &Segmented,
-    tok_cues: &[Cues],
+    (tok_cues, tok_roles): (&[Cues], &[u32]),
     range: Range<usize>,
     toks: Range<usize>,
     names: &Names,
@@ -1261,7 +1276,7 @@ fn sentence_cues(
                 }
                 // One look-up gives every mark this word can take part in;
                 // most words take part in none.
-                let wmk = word_marks(tx);
+                let wmk = tok_roles[toks.start + k];
                 if wmk != 0 {
                     word_marks_of(wmk, k, tokens, plain, &cues_of, &text, &mut m, &mut clues);
                 }
@@ -1431,21 +1446,26 @@ fn sentence_cues(
         });
         // "call `fetch`": a code span right after a calling verb names a tool;
         // after "use" it may as well be a value (`use `nextPage` as …`).
-        let after_call = (k.saturating_sub(2)..k).any(|j| {
-            matches!(
-                text(j),
-                "call"
-                    | "invoke"
-                    | "calls"
-                    | "invoking"
-                    | "calling"
-                    | "trigger"
-                    | "调用"
-                    | "呼び出し"
-            )
-        });
-        let after_use =
-            (k.saturating_sub(2)..k).any(|j| matches!(text(j), "use" | "using" | "prefer" | "try"));
+        // Both are asked only of a tool candidate (closures: most tokens
+        // are none, and two words of string comparisons each cost more).
+        let after_call = || {
+            (k.saturating_sub(2)..k).any(|j| {
+                matches!(
+                    text(j),
+                    "call"
+                        | "invoke"
+                        | "calls"
+                        | "invoking"
+                        | "calling"
+                        | "trigger"
+                        | "调用"
+                        | "呼び出し"
+                )
+            })
+        };
+        let after_use = || {
+            (k.saturating_sub(2)..k).any(|j| matches!(text(j), "use" | "using" | "prefer" | "try"))
+        };
         // A tool the text places on this same server ("use `get_stub_v2`
         // from this same server", "本服务器的 `x`") is the server's own, even
         // when this snapshot does not list it: routing within the server.
@@ -1467,10 +1487,10 @@ fn sentence_cues(
             TokKind::Code => (identifier_like(tx)
                 && (tx.contains('_')
                     || named_tool
-                    || after_call
-                    || (after_use && tx.contains('-'))))
+                    || after_call()
+                    || (after_use() && tx.contains('-'))))
             .then_some(tx),
-            TokKind::Quote => (identifier_like(tx) && (named_tool || after_call)).then_some(tx),
+            TokKind::Quote => (identifier_like(tx) && (named_tool || after_call())).then_some(tx),
             // A plain word names a tool only as "the X tool" ("the fetch tool").
             TokKind::Word if !t.quoted => (has_byte(tx, b'_')
                 || (named_tool
@@ -1492,7 +1512,7 @@ fn sentence_cues(
                 } else {
                     m.foreign_tool = true;
                     let referenced =
-                        named_tool || ((after_call || after_use) && t.kind != TokKind::Word);
+                        named_tool || ((after_call() || after_use()) && t.kind != TokKind::Word);
                     if referenced || names.approved_tools.contains_key(name) {
                         m.foreign_call = true;
                     }

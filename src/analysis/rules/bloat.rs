@@ -74,6 +74,14 @@ pub fn field_tokens(field: &TextField<'_>) -> usize {
 /// Checks counts, text size (`tokens`: the sum of [`field_tokens`] over
 /// every field) and near-duplicates.
 pub fn check(sink: &mut Sink<'_>, snapshot: &Snapshot, tokens: usize) {
+    sizes(sink, snapshot, tokens);
+    duplicates(sink, snapshot);
+}
+
+/// The count and text-size part of [`check`]: the only bloat rules that
+/// need the fields' tokens, so the analysis can run [`duplicates`] before
+/// the fields are read.
+pub fn sizes(sink: &mut Sink<'_>, snapshot: &Snapshot, tokens: usize) {
     let th = sink.config().thresholds.clone();
     let n = snapshot.tools.len();
     let server = Target::server();
@@ -121,7 +129,12 @@ pub fn check(sink: &mut Sink<'_>, snapshot: &Snapshot, tokens: usize) {
             format!("≈{tokens} tokens"),
         );
     }
-    near_duplicates(sink, snapshot, th.duplicate_similarity);
+}
+
+/// The near-duplicate part of [`check`], which needs no tokens.
+pub fn duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot) {
+    let threshold = sink.config().thresholds.duplicate_similarity;
+    near_duplicates(sink, snapshot, threshold);
 }
 
 /// A tool's name folded to a set of words with synonyms merged and plurals dropped.

@@ -262,9 +262,6 @@ impl Names {
                 .collect(),
             contracts: FastMap::default(),
         };
-        for t in &snapshot.tools {
-            n.server_contract.add_name(&t.name);
-        }
         let caps = snapshot
             .tools
             .iter()
@@ -277,6 +274,15 @@ impl Names {
             if !n.contracts.contains_key(name.as_str()) {
                 let contract = crate::analysis::directive::Contract::of_name(name);
                 n.contracts.insert(name.clone(), contract);
+            }
+        }
+        // The server covers what each tool's name covers: the union of the
+        // tools' own contracts (each name split into words once, not once
+        // for each).
+        for t in &snapshot.tools {
+            if let Some(c) = n.contracts.get(t.name.as_str()) {
+                n.server_contract.covers |= c.covers;
+                n.server_contract.secret_store |= c.secret_store;
             }
         }
         for p in &snapshot.prompts {
