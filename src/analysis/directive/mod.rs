@@ -516,6 +516,8 @@ pub struct Marks {
     pub conceal_purpose: bool,
     /// "so that jitter does not show": what is kept out of sight is noise.
     pub noise_purpose: bool,
+    /// Whose consent a "without asking" skips is named ("from the owner").
+    pub consent_party: bool,
     /// A result shown or given *to* someone ("shown to the consignee").
     pub shown_to: bool,
     /// "only", "still", "though": what is shown is insisted on.
@@ -1981,6 +1983,15 @@ fn word_marks_of<'a>(
             .any(|j| word_marks(text(j)) & wm::ASKING != 0 || cues_of(j) & N_SAFEGUARD != 0);
         if asks {
             m.without_asking = true;
+            // "without any approval from the account owner", "without
+            // asking anyone": whose consent is skipped is named.
+            m.consent_party |= (k + 1..tokens.len().min(k + reach + 4)).any(|j| {
+                cues_of(j) & USER != 0
+                    || matches!(
+                        text(j),
+                        "from" | "anyone" | "anybody" | "owner" | "holder" | "customer"
+                    )
+            });
         }
     }
     if wmk & wm::SCALES != 0 {
@@ -1997,16 +2008,27 @@ fn word_marks_of<'a>(
     // alarm": a purpose of not being seen.
     if wmk & (wm::SO | wm::AVOID) != 0 {
         let mut negated = wmk & wm::AVOID != 0;
+        // Inside "so that jitter does not show": what goes unseen is noise.
+        let mut noise_clause = false;
         for j in k + 1..tokens.len().min(k + 12) {
             let marks = word_marks(text(j));
             if marks & wm::NOISE != 0 {
                 // "so that jitter does not show": noise kept out of sight,
-                // a stated purpose that serves the reader.
-                m.noise_purpose = true;
-                break;
+                // a stated purpose that serves the reader — when the noise
+                // is the clause's subject ("so that noise from failed
+                // charges …" is not). Reading goes on past the clause:
+                // "… and the fee is not noticed" is still concealment.
+                let next = tokens.get(j + 1).map_or("", |_| text(j + 1));
+                if j <= k + 3 && !matches!(next, "from" | "of" | "such" | ",") {
+                    m.noise_purpose = true;
+                    noise_clause = true;
+                }
+            } else if matches!(text(j), "and" | "but" | "," | ";" | "while") {
+                noise_clause = false;
+                negated = wmk & wm::AVOID != 0;
             } else if cues_of(j) & (NEG | NEVER) != 0 {
                 negated = true;
-            } else if negated && marks & wm::UNSEEN != 0 {
+            } else if negated && !noise_clause && marks & wm::UNSEEN != 0 {
                 m.conceal_purpose = true;
                 break;
             }
@@ -2664,7 +2686,7 @@ fn classify(
                 // money or destruction said to need no one's consent in
                 // every case. Honest warnings name no such scope ("it will
                 // overwrite existing files without warning").
-                || (without_asking && m.consequence && has(ALLQ) && !has(COND))
+                || (without_asking && m.consent_party && m.consequence && has(ALLQ) && !has(COND))
                 || (has(V_PREFER) && has(TRUST) && dir(V_PREFER)),
         ),
         (

@@ -158,7 +158,9 @@ pub fn check(
         let sentence = &reading.sentences[index];
         // A detector listing the attacks it detects mentions them.
         let alone = (speaks(sentence, hidden)
-            || (describes(sentence, subject.role) && p >= descriptive_high()))
+            || (describes(sentence, subject.role)
+                && p >= descriptive_high()
+                && !spares_noise(sentence)))
             && !reading.lists_detections(sentence);
         let severity = if p >= model.high && alone && !sentence.protective() {
             Severity::High
@@ -208,9 +210,20 @@ fn speaks(s: &SentenceCues, hidden: bool) -> bool {
 /// The model reports such a sentence alone only when it is very sure
 /// ([`DESCRIPTIVE_HIGH`]).
 fn describes(s: &SentenceCues, role: Role) -> bool {
-    // "rounded … so that jitter does not show": a change whose stated
-    // purpose is to spare the reader noise is documentation.
-    role != Role::Name && s.cues & directive::VERBS != 0 && !s.marks.noise_purpose
+    role != Role::Name && s.cues & directive::VERBS != 0
+}
+
+/// "Samples are averaged … so that sensor noise does not appear": a change
+/// whose only stated purpose is to spare the reader noise is documentation,
+/// which the model does not report alone at high (it still may at medium).
+/// Anything else the sentence hides, sends, collects or charges keeps it
+/// reportable.
+fn spares_noise(s: &SentenceCues) -> bool {
+    let m = &s.marks;
+    m.noise_purpose
+        && !m.conceal_purpose
+        && !(m.consequence || m.scales_value || m.appends || m.downgrade)
+        && s.cues & (lexicon::V_SEND | lexicon::V_COLLECT) == 0
 }
 
 /// The probability at or above which the model reports a describing
