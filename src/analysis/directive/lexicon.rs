@@ -1398,6 +1398,12 @@ impl Lexicon {
         (self.word_from(w, entry), entry.phrase_len, entry.roles)
     }
 
+    /// The roles of `w` in a sentence's marks (`super::word_marks`), 0 for
+    /// most words.
+    pub fn roles(&self, w: &str) -> u32 {
+        self.words.get(w).map_or(0, |e| e.roles)
+    }
+
     /// The cues of `w`, whose entry in the map (or its absence) is `entry`.
     fn word_from(&self, w: &str, entry: Entry) -> Cues {
         let ending = if w.len() >= 6 && w.as_bytes()[w.len() - 1] >= 0x80 {

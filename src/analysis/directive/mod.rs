@@ -1148,6 +1148,15 @@ fn sentence_cues(
     let tokens = &seg.tokens[toks.clone()];
     let cues_of = |k: usize| tok_cues[toks.start + k];
     let text = |k: usize| &plain[tokens[k].range.clone()];
+    // A word's roles came with its cues; other tokens (code, quotes) are
+    // looked up as they read.
+    let roles_of = |k: usize| {
+        if tokens[k].kind == TokKind::Word {
+            tok_roles[toks.start + k]
+        } else {
+            word_marks(text(k))
+        }
+    };
     let mut s = SentenceCues {
         range: range.clone(),
         tokens: toks.clone(),
@@ -1278,9 +1287,11 @@ fn sentence_cues(
                 }
                 // One look-up gives every mark this word can take part in;
                 // most words take part in none.
-                let wmk = tok_roles[toks.start + k];
+                let wmk = roles_of(k);
                 if wmk != 0 {
-                    word_marks_of(wmk, k, tokens, plain, &cues_of, &text, &mut m, &mut clues);
+                    word_marks_of(
+                        wmk, k, tokens, plain, &cues_of, &roles_of, &text, &mut m, &mut clues,
+                    );
                 }
                 if tx == "than" {
                     // "than the figure the API gives back": the source of the
@@ -1375,7 +1386,7 @@ fn sentence_cues(
                         // Something graver before the claim ("rated major
                         // … as moderate", "failing evidence … as
                         // 'compliant'") is a result downgraded.
-                        if mild && (0..k).any(|j| severe_word(text(j))) {
+                        if mild && (0..k).any(|j| roles_of(j) & wm::SEVERE != 0) {
                             m.downgrade = true;
                         }
                     }
@@ -1825,6 +1836,8 @@ mod wm {
     /// Noise a display leaves out ("so that jitter does not show"): not
     /// something kept from the user.
     pub const NOISE: u32 = 1 << 20;
+    /// Whose consent a "without asking" skips ("from the owner", "anyone").
+    pub const CONSENTER: u32 = 1 << 21;
 }
 
 /// The words of each [`wm`] role.
@@ -1894,34 +1907,19 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
         "jitter noise clutter flicker flickering duplicates duplicate blank blanks whitespace \
          artefacts artifacts",
     ),
+    (wm::CONSENTER, "from anyone anybody owner holder customer"),
 ];
 
-static WORD_MARKS: std::sync::LazyLock<crate::analysis::FastMap<&'static str, u32>> =
-    std::sync::LazyLock::new(|| {
-        let mut map = crate::analysis::FastMap::default();
-        for &(bit, words) in WORD_MARK_LISTS {
-            for w in words.split_whitespace() {
-                *map.entry(w).or_insert(0) |= bit;
-            }
-        }
-        map
-    });
-
-/// The [`wm`] roles of a word (0 for most words).
+/// The [`wm`] roles of a word (0 for most words), kept in its vocabulary
+/// entry. A word token of a reading has them already (`tok_roles`).
 fn word_marks(w: &str) -> u32 {
-    WORD_MARKS.get(w).copied().unwrap_or(0)
+    LEXICON.roles(w)
 }
 
 /// A claim milder than the facts it may stand for: "reported as
 /// moderate", "described as minor", "presented as actual".
 fn mild_claim(w: &str) -> bool {
     word_marks(w) & wm::MILD != 0
-}
-
-/// A word for something grave that a milder claim may hide: a severity, a
-/// failure, a lateness, an estimate standing for a measurement.
-fn severe_word(w: &str) -> bool {
-    word_marks(w) & wm::SEVERE != 0
 }
 
 /// Sets the marks that word `k` (whose roles are `wmk`) takes part in.
@@ -1932,6 +1930,7 @@ fn word_marks_of<'a>(
     tokens: &[Token],
     plain: &'a str,
     cues_of: &impl Fn(usize) -> Cues,
+    roles_of: &impl Fn(usize) -> u32,
     text: &impl Fn(usize) -> &'a str,
     m: &mut Marks,
     clues: &mut EchoClues,
@@ -1980,18 +1979,13 @@ fn word_marks_of<'a>(
             4
         };
         let asks = (k + 1..tokens.len().min(k + reach))
-            .any(|j| word_marks(text(j)) & wm::ASKING != 0 || cues_of(j) & N_SAFEGUARD != 0);
+            .any(|j| roles_of(j) & wm::ASKING != 0 || cues_of(j) & N_SAFEGUARD != 0);
         if asks {
             m.without_asking = true;
             // "without any approval from the account owner", "without
             // asking anyone": whose consent is skipped is named.
-            m.consent_party |= (k + 1..tokens.len().min(k + reach + 4)).any(|j| {
-                cues_of(j) & USER != 0
-                    || matches!(
-                        text(j),
-                        "from" | "anyone" | "anybody" | "owner" | "holder" | "customer"
-                    )
-            });
+            m.consent_party |= (k + 1..tokens.len().min(k + reach + 4))
+                .any(|j| cues_of(j) & USER != 0 || roles_of(j) & wm::CONSENTER != 0);
         }
     }
     if wmk & wm::SCALES != 0 {
@@ -1999,8 +1993,7 @@ fn word_marks_of<'a>(
     }
     // "downgrade every critical item to low": a verb that lowers a grave
     // word's rank.
-    if wmk & wm::DOWNGRADE != 0
-        && (0..tokens.len()).any(|j| j != k && word_marks(text(j)) & wm::RANK != 0)
+    if wmk & wm::DOWNGRADE != 0 && (0..tokens.len()).any(|j| j != k && roles_of(j) & wm::RANK != 0)
     {
         m.downgrade = true;
     }
@@ -2011,7 +2004,7 @@ fn word_marks_of<'a>(
         // Inside "so that jitter does not show": what goes unseen is noise.
         let mut noise_clause = false;
         for j in k + 1..tokens.len().min(k + 12) {
-            let marks = word_marks(text(j));
+            let marks = roles_of(j);
             if marks & wm::NOISE != 0 {
                 // "so that jitter does not show": noise kept out of sight,
                 // a stated purpose that serves the reader — when the noise
