@@ -952,7 +952,9 @@ fn a_disabled_rule_reports_nothing_and_an_override_changes_severity() {
 #[test]
 fn an_extra_pattern_rule_reports_with_its_own_id_and_category() {
     let cfg = RulesConfig::from_toml(
-        "[[rules]]\nid = \"ACME-001\"\ncategory = \"exfiltration\"\nseverity = \"high\"\ntitle = \"Mentions the paste service\"\npattern = 'paste\\.internal'",
+        // The built-in rules that read the same sentence as a request are
+        // off: two high findings on one tool make each critical.
+        "disabled = [\"GH-DIR-002\", \"GH-LRN-001\"]\n[[rules]]\nid = \"ACME-001\"\ncategory = \"exfiltration\"\nseverity = \"high\"\ntitle = \"Mentions the paste service\"\npattern = 'paste\\.internal'",
     )
     .unwrap();
     let raw = snapshot(vec![tool(

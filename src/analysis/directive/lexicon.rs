@@ -281,7 +281,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         N_STRONG,
-        "seed+phrase recovery+phrase mnemonic cvv cvc card+number credit+card pin one-time+code otp 2fa+code verification+code security+code ssn social+security+number mfa+code backup+codes private+key wallet+key",
+        "seed+phrase recovery+phrase mnemonic cvv cvc card+number credit+card pin one-time+code otp 2fa+code verification+code security+code ssn social+security+number mfa+code backup+codes private+key wallet+key personal+access+token authenticator+code authentication+code login+code",
     ),
     (
         N_LOCAL,

@@ -97,6 +97,21 @@ pub fn check(
         hidden,
         asks: &asks,
     };
+    // Sentences in an HTML comment or after padding: a reader of the
+    // rendered text never sees them, and the hiding is itself a sign of
+    // intent. What they ask stands without the model's support, and the
+    // model reports them at high from its medium threshold.
+    let concealed_spans = super::hidden::concealed_spans(
+        &subject.text.plain,
+        sink.config().thresholds.padding_min_chars,
+    );
+    let concealed = |index: usize| {
+        reading.sentences.get(index).is_some_and(|s| {
+            concealed_spans
+                .iter()
+                .any(|c| c.start <= s.range.start && s.range.start < c.end)
+        })
+    };
     // The model is asked only about sentences whose opinion can matter: one
     // that speaks to someone or describes an action (it may report alone)
     // or one a rule read as a request (it may support it). Most sentences
@@ -109,6 +124,7 @@ pub fn check(
                 if speaks(s, hidden)
                     || describes(s, subject.role)
                     || asks.iter().any(|a| a.index == i)
+                    || concealed(i)
                 {
                     model::sentence_probability(
                         model,
@@ -135,13 +151,15 @@ pub fn check(
             .sentences
             .get(ask.index)
             .is_some_and(SentenceCues::protective);
-        let severity =
-            if ask.severity >= Severity::High && !strong && (support < model.support || protective)
-            {
-                Severity::Medium
-            } else {
-                ask.severity
-            };
+        let severity = if ask.severity >= Severity::High
+            && !strong
+            && (support < model.support || protective)
+            && !(concealed(ask.index) && !protective && subject.role != Role::Name)
+        {
+            Severity::Medium
+        } else {
+            ask.severity
+        };
         subject.report(
             sink,
             rule_of(ask.kind),
@@ -150,19 +168,32 @@ pub fn check(
             ask.why,
         );
     }
+    // A concealed sentence the model reads as a request is reported before
+    // any other (at high from the medium threshold); otherwise the most
+    // suspicious sentence.
     let best = probabilities
         .iter()
         .enumerate()
-        .max_by(|a, b| a.1.total_cmp(b.1));
+        .filter(|&(i, &p)| p >= model.medium && concealed(i))
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .or_else(|| {
+            probabilities
+                .iter()
+                .enumerate()
+                .max_by(|a, b| a.1.total_cmp(b.1))
+        });
     if let Some((index, &p)) = best {
         let sentence = &reading.sentences[index];
         // A detector listing the attacks it detects mentions them.
+        let hides = concealed(index);
         let alone = (speaks(sentence, hidden)
+            || hides
             || (describes(sentence, subject.role)
                 && p >= descriptive_high()
                 && !spares_noise(sentence)))
             && !reading.lists_detections(sentence);
-        let severity = if p >= model.high && alone && !sentence.protective() {
+        let threshold = if hides { model.medium } else { model.high };
+        let severity = if p >= threshold && alone && !sentence.protective() {
             Severity::High
         } else if p >= model.medium {
             Severity::Medium
@@ -190,10 +221,14 @@ fn speaks(s: &SentenceCues, hidden: bool) -> bool {
     let presenting = s.directed & !(lexicon::V_TELL | lexicon::V_REPORT) == 0
         && cues & lexicon::N_RESULT != 0
         && cues & lexicon::USER == 0;
+    // "Your business is at risk and critical functions are unavailable" (a
+    // severity level defined in a support tool) names the reader but asks
+    // nothing: a second person speaks only with a verb of some family.
+    let addressed = cues & lexicon::YOU != 0 && cues & directive::VERBS != 0;
     let addresses = s.directed != 0
+        || addressed
         || cues
-            & (lexicon::YOU
-                | lexicon::AGENT
+            & (lexicon::AGENT
                 | lexicon::MODAL
                 | lexicon::ALWAYS
                 | lexicon::NEVER
