@@ -1575,11 +1575,11 @@ fn sentence_cues(
     let (lo, hi) = tokens.iter().fold((usize::MAX, 0), |(lo, hi), t| {
         (lo.min(t.range.start), hi.max(t.range.start))
     });
-    let comma_bytes = plain
+    let six_commas = plain
         .as_bytes()
         .get(lo..hi)
-        .map_or(0, |b| b.iter().filter(|&&x| x == b',').count());
-    let listy = comma_bytes >= 6 && {
+        .is_some_and(|b| memchr::memchr_iter(b',', b).nth(5).is_some());
+    let listy = six_commas && {
         let commas = (1..tokens.len()).filter(|&k| after_comma(k)).count();
         let words = tokens.iter().filter(|t| t.kind == TokKind::Word).count();
         commas >= 6 && commas * 3 >= words
@@ -2095,6 +2095,18 @@ fn off_value(v: &str) -> bool {
     // equals comparing the lower-cased text.
     let trimmed = |b: &u8| matches!(b, b'\'' | b'"' | b'`' | b'.' | b',');
     let bytes = v.as_bytes();
+    // Every value starts with one of these letters: a token that starts
+    // with another byte, which trimming would not remove, is none (most
+    // tokens; the same test is made after trimming below).
+    let opens = |b: &u8| {
+        matches!(
+            b.to_ascii_lowercase(),
+            b'o' | b'f' | b'0' | b'n' | b'd' | b's'
+        )
+    };
+    if bytes.first().is_none_or(|b| !trimmed(b) && !opens(b)) {
+        return false;
+    }
     let start = bytes
         .iter()
         .position(|b| !trimmed(b))
@@ -2105,8 +2117,7 @@ fn off_value(v: &str) -> bool {
         .map_or(start, |i| i + 1);
     let v = bytes.get(start..end.max(start)).unwrap_or_default();
     // Every value starts with one of these (most tokens do not).
-    let first = v.first().map(u8::to_ascii_lowercase);
-    matches!(first, Some(b'o' | b'f' | b'0' | b'n' | b'd' | b's'))
+    v.first().is_some_and(opens)
         && v.len() <= 8
         && OFF.iter().any(|o| o.as_bytes().eq_ignore_ascii_case(v))
 }
