@@ -1455,6 +1455,9 @@ fn sentence_cues(
         // code spans after "call"/"invoke", and names followed by "tool".
         let named_tool = tokens.get(k + 1).is_some_and(|n| {
             n.kind == TokKind::Word
+                // The lengths first: most next words are none of these, and
+                // comparing lengths costs less than slicing the text.
+                && matches!(n.range.len(), 4 | 5 | 8)
                 && matches!(&plain[n.range.clone()], "tool" | "function" | "tools")
         });
         // "call `fetch`": a code span right after a calling verb names a tool;
@@ -1565,9 +1568,22 @@ fn sentence_cues(
             .get(before..tokens[k].range.start)
             .is_some_and(|gap| has_byte(gap, b','))
     };
-    let commas = (1..tokens.len()).filter(|&k| after_comma(k)).count();
-    let words = tokens.iter().filter(|t| t.kind == TokKind::Word).count();
-    let listy = commas >= 6 && commas * 3 >= words;
+    // Each gap ends where a token starts and starts where the one before
+    // ends, so the gaps lie apart from each other, between the first and
+    // the last start of a token: fewer than six commas there, fewer than
+    // six gaps with one, and no list (most sentences: no gap looked at).
+    let (lo, hi) = tokens.iter().fold((usize::MAX, 0), |(lo, hi), t| {
+        (lo.min(t.range.start), hi.max(t.range.start))
+    });
+    let six_commas = plain
+        .as_bytes()
+        .get(lo..hi)
+        .is_some_and(|b| memchr::memchr_iter(b',', b).nth(5).is_some());
+    let listy = six_commas && {
+        let commas = (1..tokens.len()).filter(|&k| after_comma(k)).count();
+        let words = tokens.iter().filter(|t| t.kind == TokKind::Word).count();
+        commas >= 6 && commas * 3 >= words
+    };
     // Directed verbs: imperatives and verbs after an obligation or address.
     for k in (0..tokens.len()).filter(|&k| unquoted(k)) {
         if tokens[k].clause_start && !(listy && k > 0 && after_comma(k)) {
@@ -1612,11 +1628,11 @@ fn sentence_cues(
             }
         }
         let c = cues_of(k);
-        let w = text(k);
         // Verb-final languages (Korean endings, runs of Chinese or Japanese):
         // the verb and its mood are one token ("실행하세요", "请发送"), or a
-        // prohibition follows the verb ("보내지 마세요").
-        if !w.is_ascii() && tokens[k].kind == TokKind::Word {
+        // prohibition follows the verb ("보내지 마세요"). Each case below
+        // needs a polite or modal cue: only then is the word's text read.
+        if c & (PLEASE | MODAL) != 0 && tokens[k].kind == TokKind::Word && !text(k).is_ascii() {
             if c & (PLEASE | MODAL) != 0 && c & VERBS != 0 {
                 if c & (NEG | NEVER) != 0 {
                     s.negated |= c & VERBS;
@@ -1633,8 +1649,12 @@ fn sentence_cues(
             }
         }
         let addresses = c & (MODAL | PLEASE) != 0
-            || (c & (YOU | AGENT) != 0 && !w.ends_with("'s") && w != "your")
-            || matches!(w, "let's" | "remember" | "forget");
+            || (c & (YOU | AGENT) != 0 && {
+                let w = text(k);
+                !w.ends_with("'s") && w != "your"
+            })
+            || (matches!(tokens[k].range.len(), 5 | 6 | 8)
+                && matches!(text(k), "let's" | "remember" | "forget"));
         if addresses {
             let mut negated = false;
             let end = tokens.len().min(k + 6);
@@ -2075,6 +2095,18 @@ fn off_value(v: &str) -> bool {
     // equals comparing the lower-cased text.
     let trimmed = |b: &u8| matches!(b, b'\'' | b'"' | b'`' | b'.' | b',');
     let bytes = v.as_bytes();
+    // Every value starts with one of these letters: a token that starts
+    // with another byte, which trimming would not remove, is none (most
+    // tokens; the same test is made after trimming below).
+    let opens = |b: &u8| {
+        matches!(
+            b.to_ascii_lowercase(),
+            b'o' | b'f' | b'0' | b'n' | b'd' | b's'
+        )
+    };
+    if bytes.first().is_none_or(|b| !trimmed(b) && !opens(b)) {
+        return false;
+    }
     let start = bytes
         .iter()
         .position(|b| !trimmed(b))
@@ -2084,7 +2116,10 @@ fn off_value(v: &str) -> bool {
         .rposition(|b| !trimmed(b))
         .map_or(start, |i| i + 1);
     let v = bytes.get(start..end.max(start)).unwrap_or_default();
-    v.len() <= 8 && OFF.iter().any(|o| o.as_bytes().eq_ignore_ascii_case(v))
+    // Every value starts with one of these (most tokens do not).
+    v.first().is_some_and(opens)
+        && v.len() <= 8
+        && OFF.iter().any(|o| o.as_bytes().eq_ignore_ascii_case(v))
 }
 
 /// Whether `s` holds the ASCII byte `b`: an inline loop, cheaper than a

@@ -148,7 +148,14 @@ pub fn segment_into(plain: &str, upper: impl Fn(usize) -> bool, mut out: Segment
     }
     CHARS.with_borrow_mut(|chars| {
         chars.clear();
-        chars.extend(plain.char_indices());
+        if plain.is_ascii() {
+            // Nearly every text: each byte is its character, and an exact-size
+            // iterator fills the buffer in one pass instead of decoding and
+            // pushing characters one at a time.
+            chars.extend(plain.bytes().enumerate().map(|(i, b)| (i, char::from(b))));
+        } else {
+            chars.extend(plain.char_indices());
+        }
         segment_chars(plain, chars, upper, out)
     })
 }

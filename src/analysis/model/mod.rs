@@ -307,7 +307,11 @@ impl Model {
         /// Features whose rows are looked up together.
         const BATCH: usize = 16;
         let (mut pos, mut neg) = (0.0f32, 0.0f32);
-        let mut acc = [0.0f32; DIM];
+        // The sums of the even units (each byte's low nibble) and of the odd
+        // ones (its high nibble) apart: each is added in a straight line of
+        // lanes, without shuffling them into unit order for every row.
+        let mut even = [0.0f32; DIM / 2];
+        let mut odd = [0.0f32; DIM / 2];
         // The rows lie scattered over megabytes, and reading one mostly
         // waits on memory. A batch's rows are found and their first bytes
         // read in a short loop of its own, so that those reads overlap,
@@ -332,16 +336,20 @@ impl Model {
                 n += 1;
             }
             for &(at, scale) in &found[..n] {
-                let values = &self.rows[at + 4..at + ROW_BYTES];
-                for (j, &byte) in values.iter().enumerate() {
-                    acc[2 * j] += scale * (f32::from(byte & 15) - 8.0);
-                    acc[2 * j + 1] += scale * (f32::from(byte >> 4) - 8.0);
+                let Some(values) = self.rows[at + 4..at + ROW_BYTES].first_chunk::<{ DIM / 2 }>()
+                else {
+                    continue;
+                };
+                for ((e, o), &byte) in even.iter_mut().zip(odd.iter_mut()).zip(values) {
+                    *e += scale * (f32::from(byte & 15) - 8.0);
+                    *o += scale * (f32::from(byte >> 4) - 8.0);
                 }
             }
         }
         let v = feature_value(features.len());
         let mut z = self.bias + v * pos + (v * neg).max(NEG_CAP);
-        for ((o, b), a) in self.out.iter().zip(&self.hidden_bias).zip(&acc) {
+        for (j, (o, b)) in self.out.iter().zip(&self.hidden_bias).enumerate() {
+            let a = if j % 2 == 0 { even[j / 2] } else { odd[j / 2] };
             z += o * (b + v * a).max(0.0);
         }
         sigmoid(z)
@@ -397,17 +405,33 @@ pub fn use_for_experiment(model: Model) -> bool {
 /// FNV-1a, seeded by a feature family so that families never share keys.
 /// Fixed (not per-process random): training and scoring must agree.
 fn hash(family: u8, parts: &[&[u8]]) -> u32 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ u64::from(family).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut h = fnv_seed(family);
     for (i, p) in parts.iter().enumerate() {
         if i > 0 {
-            h ^= 0x1f;
-            h = h.wrapping_mul(0x0100_0000_01b3);
+            h = fnv_step(h, 0x1f);
         }
         for &b in *p {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+            h = fnv_step(h, b);
         }
     }
+    fnv_bucket(h)
+}
+
+/// The state [`hash`] starts from for a family.
+#[inline(always)]
+const fn fnv_seed(family: u8) -> u64 {
+    0xcbf2_9ce4_8422_2325 ^ (family as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// One byte into an FNV-1a state.
+#[inline(always)]
+const fn fnv_step(h: u64, b: u8) -> u64 {
+    (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+}
+
+/// The bucket of a finished FNV-1a state.
+#[inline(always)]
+const fn fnv_bucket(h: u64) -> u32 {
     // Fold the high bits in: FNV's low bits alone are weak.
     ((h ^ (h >> 29) ^ (h >> 47)) as usize & (BUCKETS - 1)) as u32
 }
@@ -451,24 +475,31 @@ fn token_class(kind: TokKind, text: &str) -> Option<&'static str> {
 /// sentence, and when it is longer than [`WINDOW`] tokens, windows of that
 /// many tokens overlapping by half (at most 64, spread over the sentence).
 pub fn windows(reading: &Reading, index: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    for_each_window(reading, index, |range| out.push(range));
+    out
+}
+
+/// Calls `f` with each of the [`windows`] of sentence `index`, in order,
+/// without collecting them.
+fn for_each_window(reading: &Reading, index: usize, mut f: impl FnMut(Range<usize>)) {
     let Some(s) = reading.sentences.get(index) else {
-        return Vec::new();
+        return;
     };
     let whole = s.tokens.clone();
-    let mut out = vec![whole.clone()];
+    f(whole.clone());
     if whole.len() > WINDOW {
         let step = (WINDOW / 2).max((whole.len() - WINDOW).div_ceil(63));
         let mut at = whole.start;
         loop {
             let end = (at + WINDOW).min(whole.end);
-            out.push(at..end);
+            f(at..end);
             if end == whole.end {
                 break;
             }
             at = (at + step).min(whole.end - WINDOW);
         }
     }
-    out
 }
 
 /// Appends the features of the tokens `range` of sentence `index` (the
@@ -584,7 +615,7 @@ impl TokenFeatures {
         let Some(s) = reading.sentences.get(index) else {
             return;
         };
-        self.sentence.push(hash(0, &[b"bias-ish"]));
+        self.sentence.push(FIXED_HASHES.bias);
         if families & FAMILY_CUES != 0 {
             cue_features(s, place, &mut self.sentence);
         }
@@ -834,9 +865,21 @@ fn char_grams(word: &str, out: &mut Vec<u32>) {
         padded[0] = b'<';
         padded[1..=bytes.len()].copy_from_slice(bytes);
         padded[bytes.len() + 1] = b'>';
-        let n = if bytes.len() == 3 { 3 } else { 4 };
-        for w in padded[..bytes.len() + 2].windows(n) {
-            out.push(hash(3, &[w]));
+        // `hash(3, &[gram])`, unrolled for the gram's fixed length.
+        const SEED: u64 = fnv_seed(3);
+        if bytes.len() == 3 {
+            for i in 0..3 {
+                let [a, b, c] = [padded[i], padded[i + 1], padded[i + 2]];
+                out.push(fnv_bucket(fnv_step(fnv_step(fnv_step(SEED, a), b), c)));
+            }
+            return;
+        }
+        let grams = bytes.len() - 1;
+        out.reserve(grams);
+        for i in 0..grams {
+            let [a, b, c, d] = [padded[i], padded[i + 1], padded[i + 2], padded[i + 3]];
+            let h = fnv_step(fnv_step(fnv_step(fnv_step(SEED, a), b), c), d);
+            out.push(fnv_bucket(h));
         }
         return;
     }
@@ -897,6 +940,8 @@ struct CueHashes {
     own: u32,
     beyond: u32,
     negated: u32,
+    /// The cue as a directed verb with each of [`OBJECTS`] present.
+    objects: [u32; OBJECTS.len()],
 }
 
 /// [`CueHashes`] of every cue, in the order of [`lexicon::ALL`].
@@ -913,6 +958,7 @@ static CUE_HASHES: LazyLock<Vec<CueHashes>> = LazyLock::new(|| {
                 own: hash(7, &[name, b"own"]),
                 beyond: hash(7, &[name, b"beyond"]),
                 negated: hash(9, &[name]),
+                objects: std::array::from_fn(|o| hash(8, &[name, OBJECT_NAMES[o].as_bytes()])),
             }
         })
         .collect()
@@ -935,16 +981,16 @@ fn cue_features(s: &SentenceCues, place: Place<'_>, out: &mut Vec<u32>) {
         Role::Name => 2,
         Role::Other => 3,
     };
-    let role = ROLE_NAMES[role_index];
-    out.push(hash(4, &[b"role", role]));
+    let fixed = &*FIXED_HASHES;
+    out.push(fixed.role[role_index]);
     if place.first {
-        out.push(hash(4, &[b"first"]));
+        out.push(fixed.first);
     }
     if place.hidden {
-        out.push(hash(4, &[b"hidden"]));
+        out.push(fixed.hidden);
     }
     let any = s.cues | s.quoted | s.directed | s.negated;
-    for ((name, cue), h) in lexicon::ALL.iter().zip(CUE_HASHES.iter()) {
+    for ((_, cue), h) in lexicon::ALL.iter().zip(CUE_HASHES.iter()) {
         // Most cues are in none of the sets.
         if any & cue == 0 {
             continue;
@@ -963,9 +1009,9 @@ fn cue_features(s: &SentenceCues, place: Place<'_>, out: &mut Vec<u32>) {
             } else {
                 h.beyond
             });
-            for (obj, oname) in OBJECTS.iter().zip(OBJECT_NAMES.iter()) {
+            for (obj, pair) in OBJECTS.iter().zip(&h.objects) {
                 if s.cues & obj != 0 {
-                    out.push(hash(8, &[name.as_bytes(), oname.as_bytes()]));
+                    out.push(*pair);
                 }
             }
         }
@@ -974,55 +1020,121 @@ fn cue_features(s: &SentenceCues, place: Place<'_>, out: &mut Vec<u32>) {
         }
     }
     if s.directed & VERBS == 0 {
-        out.push(hash(7, &[b"none"]));
+        out.push(fixed.no_verb);
     }
     let m = &s.marks;
-    let marks: [(&[u8], bool); 28] = [
-        (b"url", m.url),
-        (b"host", m.host),
-        (b"email", m.email),
-        (b"ip", m.ip),
-        (b"secret_path", m.secret_path),
-        (b"path", m.path),
-        (b"shell_code", m.shell_code),
-        (b"code", m.code),
-        (b"quote", m.quote),
-        (b"long_number", m.long_number),
-        (b"percent", m.percent),
-        (b"safeguard_off", m.safeguard_off),
-        (b"stars", m.stars >= 3),
-        (b"foreign_tool", m.foreign_tool),
-        (b"own_tool", m.own_tool),
-        (b"foreign_call", m.foreign_call),
-        (b"destructive_tool", m.destructive_tool),
-        (b"than_actual", m.than_actual),
-        (b"off_word", m.off_word),
-        (b"user_condition", m.user_condition),
-        (b"opens_condition", m.opens_condition),
-        (b"cli", m.cli),
-        (b"reframe", m.reframe),
-        (b"neg_disclosure", s.negated_disclosure),
-        (b"downgrade", m.downgrade),
-        (b"echoes_request", m.echoes_request),
-        (b"conceal_purpose", m.conceal_purpose),
-        (b"shown_to", m.shown_to),
+    // In the order of [`MARK_NAMES`].
+    let marks: [bool; MARK_NAMES.len()] = [
+        m.url,
+        m.host,
+        m.email,
+        m.ip,
+        m.secret_path,
+        m.path,
+        m.shell_code,
+        m.code,
+        m.quote,
+        m.long_number,
+        m.percent,
+        m.safeguard_off,
+        m.stars >= 3,
+        m.foreign_tool,
+        m.own_tool,
+        m.foreign_call,
+        m.destructive_tool,
+        m.than_actual,
+        m.off_word,
+        m.user_condition,
+        m.opens_condition,
+        m.cli,
+        m.reframe,
+        s.negated_disclosure,
+        m.downgrade,
+        m.echoes_request,
+        m.conceal_purpose,
+        m.shown_to,
     ];
-    for (name, on) in marks {
-        if on {
-            out.push(hash(10, &[name]));
-            out.push(hash(10, &[role, name]));
+    for ((on, plain), by_role) in marks
+        .iter()
+        .zip(&fixed.marks)
+        .zip(&fixed.marks_by_role[role_index])
+    {
+        if *on {
+            out.push(*plain);
+            out.push(*by_role);
         }
     }
     if s.neg_imperative {
-        out.push(hash(10, &[b"neg_imperative"]));
+        out.push(fixed.neg_imperative);
     }
     if place.contract.secret_store {
-        out.push(hash(11, &[b"secret_store"]));
+        out.push(fixed.secret_store);
     }
     if place.contract.parameter {
-        out.push(hash(11, &[b"parameter"]));
+        out.push(fixed.parameter);
     }
 }
+
+/// The names of a sentence's marks in features, in the order
+/// `cue_features` lists the marks.
+const MARK_NAMES: [&[u8]; 28] = [
+    b"url",
+    b"host",
+    b"email",
+    b"ip",
+    b"secret_path",
+    b"path",
+    b"shell_code",
+    b"code",
+    b"quote",
+    b"long_number",
+    b"percent",
+    b"safeguard_off",
+    b"stars",
+    b"foreign_tool",
+    b"own_tool",
+    b"foreign_call",
+    b"destructive_tool",
+    b"than_actual",
+    b"off_word",
+    b"user_condition",
+    b"opens_condition",
+    b"cli",
+    b"reframe",
+    b"neg_disclosure",
+    b"downgrade",
+    b"echoes_request",
+    b"conceal_purpose",
+    b"shown_to",
+];
+
+/// Sentence features that depend on nothing but constants (and the
+/// role): hashed once, not for every sentence.
+struct FixedHashes {
+    bias: u32,
+    role: [u32; 4],
+    first: u32,
+    hidden: u32,
+    no_verb: u32,
+    marks: [u32; MARK_NAMES.len()],
+    marks_by_role: [[u32; MARK_NAMES.len()]; 4],
+    neg_imperative: u32,
+    secret_store: u32,
+    parameter: u32,
+}
+
+static FIXED_HASHES: LazyLock<FixedHashes> = LazyLock::new(|| FixedHashes {
+    bias: hash(0, &[b"bias-ish"]),
+    role: ROLE_NAMES.map(|role| hash(4, &[b"role", role])),
+    first: hash(4, &[b"first"]),
+    hidden: hash(4, &[b"hidden"]),
+    no_verb: hash(7, &[b"none"]),
+    marks: MARK_NAMES.map(|name| hash(10, &[name])),
+    marks_by_role: ROLE_NAMES.map(|role| MARK_NAMES.map(|name| hash(10, &[role, name]))),
+    neg_imperative: hash(10, &[b"neg_imperative"]),
+    secret_store: hash(11, &[b"secret_store"]),
+    parameter: hash(11, &[b"parameter"]),
+});
 
 /// Scratch space of [`sentence_probability`], kept between sentences so
 /// that scoring allocates nothing once warm.
@@ -1052,15 +1164,14 @@ pub fn sentence_probability(
     scratch
         .run
         .compute(plain, reading, index, s.tokens.clone(), place);
-    windows(reading, index)
-        .into_iter()
-        .map(|range| {
-            scratch
-                .run
-                .window(plain, reading, range, &mut scratch.features);
-            model.probability(&scratch.features)
-        })
-        .fold(0.0, f32::max)
+    let mut best = 0.0f32;
+    for_each_window(reading, index, |range| {
+        scratch
+            .run
+            .window(plain, reading, range, &mut scratch.features);
+        best = best.max(model.probability(&scratch.features));
+    });
+    best
 }
 
 #[cfg(test)]

@@ -518,6 +518,9 @@ fn in_name_charset(name: &str) -> bool {
 
 /// Splits a name into lower-case words (snake, kebab, dotted, camelCase).
 pub fn words(name: &str) -> Vec<String> {
+    if name.is_ascii() {
+        return ascii_words(name);
+    }
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut prev_lower = false;
@@ -542,6 +545,36 @@ pub fn words(name: &str) -> Vec<String> {
     }
     if !cur.is_empty() {
         out.push(cur);
+    }
+    out
+}
+
+/// [`words`] of an ASCII name (nearly every one): each word is cut from the
+/// name and lower-cased in one allocation of its own size, instead of
+/// growing a string a character at a time.
+fn ascii_words(name: &str) -> Vec<String> {
+    let bytes = name.as_bytes();
+    let mut out = Vec::new();
+    // Where the current word starts; it is empty while `start == i`.
+    let mut start = 0;
+    let mut prev_lower = false;
+    for (i, &c) in bytes.iter().enumerate() {
+        if matches!(c, b'_' | b'-' | b'.' | b' ' | b'/') {
+            if i > start {
+                out.push(name[start..i].to_ascii_lowercase());
+            }
+            start = i + 1;
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower && i > start {
+            out.push(name[start..i].to_ascii_lowercase());
+            start = i;
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+    }
+    if bytes.len() > start {
+        out.push(name[start..].to_ascii_lowercase());
     }
     out
 }
@@ -1027,6 +1060,9 @@ mod tests {
         assert_eq!(words("list-files_v2"), ["list", "files", "v2"]);
         assert_eq!(words("ÉtatGet_x"), ["état", "get", "x"]);
         assert_eq!(words("HTTPRequest/a.b c"), ["httprequest", "a", "b", "c"]);
+        assert_eq!(words("__a__Bc--dE9f/"), ["a", "bc", "d", "e9f"]);
+        assert_eq!(words("x1Y"), ["x1", "y"]);
+        assert!(words("_-. /").is_empty());
     }
 
     #[test]
