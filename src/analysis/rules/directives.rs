@@ -97,7 +97,7 @@ pub fn check(
         hidden,
         asks: &asks,
     };
-    // Sentences in an HTML comment or after padding: a reader of the
+    // Sentences mostly in an HTML comment or after padding: a reader of the
     // rendered text never sees them, and the hiding is itself a sign of
     // intent. What they ask stands without the model's support, and the
     // model reports them at high from its medium threshold.
@@ -105,13 +105,15 @@ pub fn check(
         &subject.text.plain,
         sink.config().thresholds.padding_min_chars,
     );
-    let concealed = |index: usize| {
-        reading.sentences.get(index).is_some_and(|s| {
-            concealed_spans
-                .iter()
-                .any(|c| c.start <= s.range.start && s.range.start < c.end)
-        })
+    let concealed_flags = if concealed_spans.is_empty() {
+        Vec::new()
+    } else {
+        super::hidden::mostly_within(
+            reading.sentences.iter().map(|s| s.range.clone()),
+            &concealed_spans,
+        )
     };
+    let concealed = |index: usize| concealed_flags.get(index).copied().unwrap_or(false);
     // The model is asked only about sentences whose opinion can matter: one
     // that speaks to someone or describes an action (it may report alone)
     // or one a rule read as a request (it may support it). Most sentences
@@ -221,14 +223,10 @@ fn speaks(s: &SentenceCues, hidden: bool) -> bool {
     let presenting = s.directed & !(lexicon::V_TELL | lexicon::V_REPORT) == 0
         && cues & lexicon::N_RESULT != 0
         && cues & lexicon::USER == 0;
-    // "Your business is at risk and critical functions are unavailable" (a
-    // severity level defined in a support tool) names the reader but asks
-    // nothing: a second person speaks only with a verb of some family.
-    let addressed = cues & lexicon::YOU != 0 && cues & directive::VERBS != 0;
     let addresses = s.directed != 0
-        || addressed
         || cues
-            & (lexicon::AGENT
+            & (lexicon::YOU
+                | lexicon::AGENT
                 | lexicon::MODAL
                 | lexicon::ALWAYS
                 | lexicon::NEVER
