@@ -442,7 +442,7 @@ mod tests {
             vec![true, false]
         );
         assert_eq!(
-            mostly_within([0..aside.len()].into_iter(), &aside_spans),
+            mostly_within(std::iter::once(0..aside.len()), &aside_spans),
             vec![false]
         );
     }
