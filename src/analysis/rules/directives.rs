@@ -173,17 +173,11 @@ pub fn check(
     // A concealed sentence the model reads as a request is reported before
     // any other (at high from the medium threshold); otherwise the most
     // suspicious sentence.
+    let hot = |(i, &p): (usize, &f32)| p >= model.medium && concealed(i);
     let best = probabilities
         .iter()
         .enumerate()
-        .filter(|&(i, &p)| p >= model.medium && concealed(i))
-        .max_by(|a, b| a.1.total_cmp(b.1))
-        .or_else(|| {
-            probabilities
-                .iter()
-                .enumerate()
-                .max_by(|a, b| a.1.total_cmp(b.1))
-        });
+        .max_by(|&a, &b| hot(a).cmp(&hot(b)).then(a.1.total_cmp(b.1)));
     if let Some((index, &p)) = best {
         let sentence = &reading.sentences[index];
         // A detector listing the attacks it detects mentions them.

@@ -15,11 +15,9 @@ use crate::analysis::normalize::{
 };
 use crate::analysis::report::Severity;
 
+/// An HTML comment (an unclosed one runs to the end), its inside as the
+/// first group.
 static HTML_COMMENT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?s)<!--.*?(?:-->|$)").expect("valid regex"));
-
-/// The same comments, with their inside as the first group.
-static COMMENT_INSIDE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<!--(.*?)(?:-->|$)").expect("valid regex"));
 
 /// Script-capable markup: a script element (with content and a closing tag,
@@ -259,7 +257,7 @@ pub fn concealed_spans(text: &str, padding_min_chars: usize) -> Vec<std::ops::Ra
     let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
     if memchr::memmem::find(text.as_bytes(), b"<!--").is_some() {
         spans.extend(
-            COMMENT_INSIDE
+            HTML_COMMENT
                 .captures_iter(text)
                 .filter_map(|c| c.get(1))
                 .map(|m| m.range())
