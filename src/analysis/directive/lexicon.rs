@@ -411,7 +411,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         SOLICIT,
-        "reply+with respond+with type enter re-enter provide share paste send+us send+back submit give confirm+your upload+your read+out confirm+their re-enter+their verify+their",
+        "reply+with respond+with type enter re-enter provide share paste send+us send+back submit give confirm+your upload+your read+out confirm+their re-enter+their verify+their ask+for ask+anyone+for ask+them+for",
     ),
     (
         PARTY,
@@ -538,6 +538,10 @@ const OTHERS: &[(Cues, &str)] = &[
     (
         V_TELL | BASE,
         "dile dígale diga informa informe responde responda dì dica avisa avise rispondi comunica",
+    ),
+    (
+        SOLICIT,
+        "pedir pedirla pedirlo pedirle pedirles pídale solicitar solicitarla solicitarlo solicitarle solicite chiedere chiederla chiederlo richiedere",
     ),
     (
         V_HIDE | BASE,
@@ -671,6 +675,7 @@ const OTHERS: &[(Cues, &str)] = &[
         "dis dites informe informez réponds répondez préviens annonce",
     ),
     (V_HIDE | BASE, "cachez dissimule omets"),
+    (SOLICIT, "demander réclamer"),
     (
         V_DISABLE | BASE,
         "désactive désactivez ignore contourne saute",
@@ -738,6 +743,7 @@ const OTHERS: &[(Cues, &str)] = &[
     (V_REPORT | BASE, "gib zeige zeig anzeigen berichte"),
     (OMIT, "weg weglassen auslassen"),
     (V_TELL | BASE | DISCLOSE, "erwähne erwähnen mitteilen"),
+    (SOLICIT, "erfragen abfragen verlangen anfordern"),
     (MENTION, "erwähnt fragt spricht erwähnen"),
     (
         V_DISABLE | BASE,
@@ -1189,7 +1195,11 @@ const UNSPACED: &[(Cues, &str)] = &[
     ),
     (ALWAYS, "总是 總是 始终 始終 每次 常に いつも 毎回"),
     (NEVER, "永远不要 永遠不要 決して 絶対に"),
-    (NEG, "不要 不得 切勿 请勿 請勿 别 別 ない ないで 禁止"),
+    (
+        NEG,
+        "不要 不得 切勿 请勿 請勿 别 別 ない ないで 禁止 不应 不應 无需 無需 不必 勿",
+    ),
+    (SOLICIT, "索取 索要 询问 詢問 尋ね 聞き出 求めない"),
     (PLEASE, "请 請 ください"),
     (
         COND,

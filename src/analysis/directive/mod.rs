@@ -32,6 +32,7 @@
 
 pub mod lexicon;
 pub mod segment;
+mod settings;
 
 use std::ops::Range;
 
@@ -605,6 +606,61 @@ impl SentenceCues {
     }
 }
 
+impl SentenceCues {
+    /// Whether the sentence only holds the agent back from asking for
+    /// something ("the assistant should not ask anyone for it", "El
+    /// asistente no debe pedirla", "助手无需也不应索取这些信息"): it
+    /// speaks to the agent, is negated, asks for nothing, and names nothing
+    /// that a restraint used as a weapon needs — silence towards the user,
+    /// a safeguard or the user's consent, hiding, another party, a
+    /// destination, a command. Careful honest text says this of secrets;
+    /// the learned model alone does not report such a sentence at high.
+    pub fn restrains(&self) -> bool {
+        let m = &self.marks;
+        let weapon = DISCLOSE
+            | V_HIDE
+            | PROTECT
+            | N_SAFEGUARD
+            | AUTO
+            | EXTERNAL
+            | PARTY
+            | SELL
+            | PROMO
+            | HYPE
+            | DEPREC
+            | FALSE
+            | DANGER
+            | TRUST
+            | COMPETITOR
+            | N_ALT
+            | OMIT
+            | V_DISABLE
+            | V_IGNORE
+            | V_PREFER
+            | OVERRIDE_USER
+            | REGARDLESS
+            // "If the user asks for anonymity, the assistant … without
+            // consulting": a condition on what the user asks is no restraint.
+            | COND;
+        self.cues & (NEG | NEVER) != 0
+            && self.cues & (AGENT | YOU) != 0
+            && self.cues & SOLICIT != 0
+            && self.cues & weapon == 0
+            && self.directed == 0
+            && !self.negated_disclosure
+            && !(m.url
+                || m.host
+                || m.email
+                || m.ip
+                || m.secret_path
+                || m.shell_code
+                || m.safeguard_off
+                || m.foreign_tool
+                || m.foreign_call
+                || m.without_asking)
+    }
+}
+
 /// A text read for its requests: tokens, cues per token and per sentence.
 #[derive(Debug, Default)]
 pub struct Reading {
@@ -1102,6 +1158,18 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
             names,
         )
     }));
+    // Settings written into the text (`{"require_confirmation": false}`)
+    // switch a safeguard off in the sentence that holds them.
+    if memchr::memchr2(b':', b'=', plain.as_bytes()).is_some() {
+        for at in settings::disabling_settings(plain, names) {
+            let i = sentences.partition_point(|s| s.range.end <= at);
+            if let Some(s) = sentences.get_mut(i)
+                && s.range.contains(&at)
+            {
+                s.marks.safeguard_off = true;
+            }
+        }
+    }
     let _ = SPARE.try_with(|spare| {
         if let Ok(mut spare) = spare.try_borrow_mut()
             && tok_roles.capacity() <= MAX_SPARE_TOKENS

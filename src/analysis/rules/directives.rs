@@ -189,7 +189,8 @@ pub fn check(
                 && !spares_noise(sentence)))
             && !reading.lists_detections(sentence);
         let threshold = if hides { model.medium } else { model.high };
-        let severity = if p >= threshold && alone && !sentence.protective() {
+        let severity = if p >= threshold && alone && !sentence.protective() && !sentence.restrains()
+        {
             Severity::High
         } else if p >= model.medium {
             Severity::Medium
