@@ -113,7 +113,12 @@ pub fn check(
             &concealed_spans,
         )
     };
-    let concealed = |index: usize| concealed_flags.get(index).copied().unwrap_or(false);
+    // The inside of a comment, read on its own, is concealed throughout.
+    let in_comment = subject
+        .hidden
+        .is_some_and(|h| h.source == crate::analysis::normalize::HiddenSource::Comment);
+    let concealed =
+        |index: usize| in_comment || concealed_flags.get(index).copied().unwrap_or(false);
     // The model is asked only about sentences whose opinion can matter: one
     // that speaks to someone or describes an action (it may report alone)
     // or one a rule read as a request (it may support it). Most sentences
