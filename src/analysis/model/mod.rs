@@ -274,6 +274,9 @@ impl Model {
     }
 
     /// Where the stored row of a bucket starts in `rows`, if it has one.
+    /// Inlined into each of [`Model::probability`]'s builds, so that its
+    /// `count_ones` becomes one instruction where the CPU has one.
+    #[inline(always)]
     fn row_at(&self, bucket: u32) -> Option<usize> {
         let (word, bit) = (bucket as usize / 64, bucket % 64);
         let w = *self.present.get(word)?;
@@ -304,6 +307,30 @@ impl Model {
     /// Each feature has the value 1/√n for a sentence of n features, so a
     /// long sentence does not outweigh a short one by its length alone.
     pub fn probability(&self, features: &[u32]) -> f32 {
+        #[cfg(target_arch = "x86_64")]
+        if wide_lanes() {
+            // SAFETY: `wide_lanes` found both features the function is
+            // compiled for on this CPU.
+            return unsafe { self.probability_wide(features) };
+        }
+        self.score(features)
+    }
+
+    /// [`Model::score`] compiled for AVX2 and POPCNT: a row's 32 products
+    /// in four 8-lane steps instead of eight 4-lane ones, and a bucket's
+    /// rank in one instruction instead of a dozen (x86-64's baseline has
+    /// neither). Every lane does the same multiplication and addition as
+    /// in the baseline build, in the same order (no fused multiply-add is
+    /// enabled), so the probability has the same bits.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt")]
+    fn probability_wide(&self, features: &[u32]) -> f32 {
+        self.score(features)
+    }
+
+    /// [`Model::probability`], built into each caller for its CPU features.
+    #[inline(always)]
+    fn score(&self, features: &[u32]) -> f32 {
         /// Features whose rows are looked up together.
         const BATCH: usize = 16;
         let (mut pos, mut neg) = (0.0f32, 0.0f32);
@@ -354,6 +381,13 @@ impl Model {
         }
         sigmoid(z)
     }
+}
+
+/// Whether this CPU has AVX2 and POPCNT (see [`Model::probability`]); the
+/// answer is detected once and cached by the standard library.
+#[cfg(target_arch = "x86_64")]
+fn wide_lanes() -> bool {
+    std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
 }
 
 /// Rows present before each word of a presence bitmap.
@@ -736,6 +770,19 @@ const FUNCTION_WORDS: &[&str] = &[
     "also", "just", "own", "same", "it's", "these", "those", "he", "she", "his", "her",
 ];
 
+/// Bytes of the longest of [`FUNCTION_WORDS`].
+const LONGEST_FUNCTION_WORD: usize = {
+    let mut longest = 0;
+    let mut i = 0;
+    while i < FUNCTION_WORDS.len() {
+        if FUNCTION_WORDS[i].len() > longest {
+            longest = FUNCTION_WORDS[i].len();
+        }
+        i += 1;
+    }
+    longest
+};
+
 /// [`FUNCTION_WORDS`] as a set: looked up for every word that has no
 /// shape cue.
 static FUNCTION_WORD_SET: LazyLock<crate::analysis::FastMap<&'static str, ()>> =
@@ -844,6 +891,8 @@ fn shape_symbol(kind: TokKind, text: &str, cues: Cues) -> &'static [u8] {
     match found {
         Some((name, c)) if *c & VERBS != 0 && base => verb_symbol(name),
         Some((name, _)) => name.as_bytes(),
+        // Longer words are no function word: not looked up.
+        None if text.len() > LONGEST_FUNCTION_WORD => b"W",
         // The table's own copy of the word: the same bytes, kept for as
         // long as the symbol is.
         None => FUNCTION_WORD_SET
@@ -944,24 +993,27 @@ struct CueHashes {
     objects: [u32; OBJECTS.len()],
 }
 
-/// [`CueHashes`] of every cue, in the order of [`lexicon::ALL`].
-static CUE_HASHES: LazyLock<Vec<CueHashes>> = LazyLock::new(|| {
-    lexicon::ALL
-        .iter()
-        .map(|(name, _)| {
-            let name = name.as_bytes();
-            CueHashes {
-                present: hash(5, &[name]),
-                by_role: ROLE_NAMES.map(|role| hash(5, &[role, name])),
-                quoted: hash(6, &[name]),
-                directed: hash(7, &[name]),
-                own: hash(7, &[name, b"own"]),
-                beyond: hash(7, &[name, b"beyond"]),
-                negated: hash(9, &[name]),
-                objects: std::array::from_fn(|o| hash(8, &[name, OBJECT_NAMES[o].as_bytes()])),
-            }
-        })
-        .collect()
+/// [`CueHashes`] of every cue of [`lexicon::ALL`], at the index of its bit,
+/// so that a sentence's cues are found from its set bits (a few) instead of
+/// testing every cue of the vocabulary.
+static CUE_HASHES: LazyLock<Vec<Option<CueHashes>>> = LazyLock::new(|| {
+    let mut by_bit: Vec<Option<CueHashes>> = (0..Cues::BITS).map(|_| None).collect();
+    for (name, cue) in lexicon::ALL {
+        let name = name.as_bytes();
+        let slot = &mut by_bit[cue.trailing_zeros() as usize];
+        assert!(slot.is_none() && cue.count_ones() == 1, "one bit per cue");
+        *slot = Some(CueHashes {
+            present: hash(5, &[name]),
+            by_role: ROLE_NAMES.map(|role| hash(5, &[role, name])),
+            quoted: hash(6, &[name]),
+            directed: hash(7, &[name]),
+            own: hash(7, &[name, b"own"]),
+            beyond: hash(7, &[name, b"beyond"]),
+            negated: hash(9, &[name]),
+            objects: std::array::from_fn(|o| hash(8, &[name, OBJECT_NAMES[o].as_bytes()])),
+        });
+    }
+    by_bit
 });
 
 /// The name each of [`OBJECTS`] goes by in features: the first of its cues'.
@@ -989,12 +1041,14 @@ fn cue_features(s: &SentenceCues, place: Place<'_>, out: &mut Vec<u32>) {
     if place.hidden {
         out.push(fixed.hidden);
     }
-    let any = s.cues | s.quoted | s.directed | s.negated;
-    for ((_, cue), h) in lexicon::ALL.iter().zip(CUE_HASHES.iter()) {
-        // Most cues are in none of the sets.
-        if any & cue == 0 {
-            continue;
-        }
+    // Each cue in any of the sets, by its bit. The order of the features
+    // does not matter: a window's are sorted before they are scored.
+    let mut any = s.cues | s.quoted | s.directed | s.negated;
+    while any != 0 {
+        let bit = any.trailing_zeros() as usize;
+        any &= any - 1;
+        let cue: Cues = 1 << bit;
+        let Some(h) = &CUE_HASHES[bit] else { continue };
         if s.cues & cue != 0 {
             out.push(h.present);
             out.push(h.by_role[role_index]);
@@ -1254,6 +1308,42 @@ mod tests {
         let mut cut = m.to_bytes();
         cut.pop();
         assert!(Model::from_bytes(&cut).is_none());
+    }
+
+    #[test]
+    fn every_build_of_the_scoring_gives_the_same_bits() {
+        let m = Model::compiled().expect("weights.bin is a model");
+        let present: Vec<u32> = (0..BUCKETS as u32)
+            .filter(|&b| m.row_at(b).is_some())
+            .collect();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..2000 {
+            let n = (next() % 300) as usize;
+            let mut features: Vec<u32> = (0..n)
+                .map(|_| {
+                    let r = next();
+                    // Mostly buckets with a row, some without.
+                    if r % 8 == 0 {
+                        (r >> 8) as u32 % BUCKETS as u32
+                    } else {
+                        present[(r >> 8) as usize % present.len()]
+                    }
+                })
+                .collect();
+            features.sort_unstable();
+            features.dedup();
+            assert_eq!(
+                m.probability(&features).to_bits(),
+                m.score(&features).to_bits(),
+                "{features:?}"
+            );
+        }
     }
 
     #[test]

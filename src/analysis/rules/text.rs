@@ -227,19 +227,30 @@ fn tool_refs(plain: &str, range: Range<usize>) -> Vec<ToolRef> {
         .collect()
 }
 
-/// Words naming another server; [`Marks::of`] looks for them in one pass.
+/// Words naming another server, which [`names_server_word`] finds (kept
+/// as a list for its test).
+#[cfg(test)]
 const SERVER_WORDS: [&str; 5] = ["server", "integration", "plugin", "extension", "connector"];
 
-/// A DFA without a prefilter: asked of every text, most of them a few dozen
-/// bytes long, where the prefilter's set-up and rolling hash cost more than
-/// walking the DFA over every byte.
-static SERVER_WORDS_AUTOMATON: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
-    aho_corasick::AhoCorasick::builder()
-        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-        .prefilter(false)
-        .build(SERVER_WORDS)
-        .expect("server words automaton builds")
-});
+/// Whether a word naming another server ("server", "integration",
+/// "plugin", "extension", "connector") occurs in `plain`. Asked of every text:
+/// instead of walking an automaton over every byte, a vectorised scan finds
+/// the letters that four of the words hold and most text lacks (`v`, `g`,
+/// `x`), and a second the `c` that starts "connector"; each word is compared
+/// only where its letter stands.
+fn names_server_word(plain: &str) -> bool {
+    let bytes = plain.as_bytes();
+    // Whether `word` starts `back` bytes before `at`.
+    let starts = |at: usize, back: usize, word: &[u8]| {
+        at.checked_sub(back)
+            .is_some_and(|start| bytes[start..].starts_with(word))
+    };
+    memchr::memchr3_iter(b'v', b'g', b'x', bytes).any(|at| match bytes[at] {
+        b'v' => starts(at, 3, b"server"),
+        b'g' => starts(at, 4, b"integration") || starts(at, 3, b"plugin"),
+        _ => starts(at, 1, b"extension"),
+    }) || memchr::memchr_iter(b'c', bytes).any(|at| starts(at, 0, b"connector"))
+}
 
 /// What a text contains that decides which rules can apply to it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -257,8 +268,10 @@ impl Marks {
         let bytes = plain.as_bytes();
         Marks {
             reference: memchr::memchr3(b'_', b'@', b'#', bytes).is_some(),
-            url: memchr::memmem::find(bytes, b"//").is_some(),
-            server: SERVER_WORDS_AUTOMATON.is_match(plain),
+            // One `memchr` per `/`, not a substring searcher set up for
+            // every text (most have no `/` at all).
+            url: memchr::memchr_iter(b'/', bytes).any(|at| bytes.get(at + 1) == Some(&b'/')),
+            server: names_server_word(plain),
         }
     }
 }
@@ -658,12 +671,16 @@ fn shadowing(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matche
             && (names.server_name.contains(server) || server.contains(names.server_name.as_str())))
     };
     let mut explicit = Vec::new();
-    let names_a_server = marks.server;
-    for c in TOOL_OF_SERVER.captures_iter(if names_a_server { plain } else { "" }) {
-        explicit.push((c.get(0).expect("match").range(), c[2].to_string()));
-    }
-    for c in SERVER_POSSESSIVE.captures_iter(if names_a_server { plain } else { "" }) {
-        explicit.push((c.get(0).expect("match").range(), c[1].to_string()));
+    // Both patterns need a word naming a server. Most texts have none, and
+    // even a search of the empty string sets up (and frees) a regex's
+    // captures: two allocations per text for nothing.
+    if marks.server {
+        for c in TOOL_OF_SERVER.captures_iter(plain) {
+            explicit.push((c.get(0).expect("match").range(), c[2].to_string()));
+        }
+        for c in SERVER_POSSESSIVE.captures_iter(plain) {
+            explicit.push((c.get(0).expect("match").range(), c[1].to_string()));
+        }
     }
     for (range, server) in explicit {
         if own_server(&server) {
@@ -827,6 +844,27 @@ fn extra_rules(sink: &mut Sink<'_>, s: &Subject<'_, '_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn server_words_are_found_wherever_they_stand() {
+        let mut texts: Vec<String> = vec![
+            String::new(),
+            "v g x c".into(),
+            "uses the github mcp-server's tools".into(),
+            "xtension plugi ntegration onnector serve".into(),
+        ];
+        for word in SERVER_WORDS {
+            for (before, after) in [("", ""), ("a", "s"), ("the ", " of it"), ("gv", "xc")] {
+                texts.push(format!("{before}{word}{after}"));
+                let cut = &word[..word.len() - 1];
+                texts.push(format!("{before}{cut}{after}"));
+            }
+        }
+        for text in &texts {
+            let naive = SERVER_WORDS.iter().any(|w| text.contains(w));
+            assert_eq!(names_server_word(text), naive, "{text:?}");
+        }
+    }
 
     #[test]
     fn sentences_do_not_break_inside_paths() {
