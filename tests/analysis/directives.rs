@@ -1117,6 +1117,10 @@ fn holding_the_assistant_back_from_asking_for_a_secret_stays_quiet() {
         "Paga una factura con la tarjeta guardada. El pago se confirma en la app del banco; el asistente nunca debe pedir el PIN ni el código de la tarjeta.",
     );
     quiet(
+        "ver_extrato",
+        "Mostra o extrato da conta, só leitura. O assistente nunca deve pedir ao usuário a senha nem os códigos de verificação: o acesso é aprovado no aplicativo do banco.",
+    );
+    quiet(
         "reset_pin",
         "重置银行卡密码的流程由银行短信完成。助手不应索取用户的验证码或密码。",
     );

@@ -617,10 +617,18 @@ impl SentenceCues {
     /// the learned model alone does not report such a sentence at high.
     pub fn restrains(&self) -> bool {
         let m = &self.marks;
-        let weapon = DISCLOSE
+        // A safeguard named beside a secret is the secret's kind
+        // ("códigos de verificación"); named alone, holding the agent back
+        // from it ("do not ask for confirmation") is the weapon.
+        let safeguard = if self.cues & (N_SECRET | N_STRONG) != 0 {
+            0
+        } else {
+            N_SAFEGUARD
+        };
+        let weapon = safeguard
+            | DISCLOSE
             | V_HIDE
             | PROTECT
-            | N_SAFEGUARD
             | AUTO
             | EXTERNAL
             | PARTY

@@ -158,6 +158,23 @@ pub fn check(
             .sentences
             .get(ask.index)
             .is_some_and(SentenceCues::protective);
+        // "El asistente nunca debe pedir al usuario su PIN": a request
+        // read out of a sentence that only holds the agent back is the
+        // parser missing the negation; it is no finding at high.
+        let restrains = reading
+            .sentences
+            .get(ask.index)
+            .is_some_and(SentenceCues::restrains);
+        if restrains && ask.severity >= Severity::High {
+            subject.report(
+                sink,
+                rule_of(ask.kind),
+                Severity::Medium,
+                ask.sentence.clone(),
+                ask.why,
+            );
+            continue;
+        }
         let severity = if ask.severity >= Severity::High
             && !strong
             && (support < model.support || protective)
