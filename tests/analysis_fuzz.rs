@@ -56,6 +56,18 @@ fn piece() -> impl Strategy<Value = String> {
         Just("a@b.example".to_string()),
         Just("192.0.2.1".to_string()),
         Just("x=off".to_string()),
+        // Settings blocks (`directive::settings`): separators, quoted and
+        // joined keys, values in several scripts, cut anywhere.
+        Just(":".to_string()),
+        Just("=".to_string()),
+        Just(": ".to_string()),
+        Just(" = ".to_string()),
+        Just("\"require_confirmation\": false,".to_string()),
+        Just("audit_trail = \"off\"\n".to_string()),
+        Just("  sicherheits_scan: skip\n".to_string()),
+        Just("환자동의_확인=false;".to_string()),
+        Just("審査_確認: なし".to_string()),
+        Just("-.-:".to_string()),
         Just("10 %".to_string()),
         Just("★".to_string()),
         Just("\u{200b}".to_string()),

@@ -1486,11 +1486,13 @@ const KOREAN_ENDINGS: &[(&str, Cues)] = &[
     ("거든", COND),
 ];
 
-/// The cues of a Korean word's ending.
+/// The cues of a Korean word's ending. A prohibition is also a word of its
+/// own: "-지 마세요" is written with a space ("전달하지 마세요"), and read
+/// as "-세요" it would turn "do not forward" into a polite request.
 fn korean_ending(w: &str) -> Cues {
     KOREAN_ENDINGS
         .iter()
-        .find(|(e, _)| w.len() > e.len() && w.ends_with(e))
+        .find(|(e, c)| (w.len() > e.len() || (c & NEG != 0 && w == *e)) && w.ends_with(e))
         .map_or(0, |(_, c)| *c)
 }
 
