@@ -593,16 +593,7 @@ impl SentenceCues {
             // "Do not ask the user …" turns it round; "never run it alone,
             // always ask the user first" does not.
             && (!self.neg_imperative || self.cues & ALWAYS != 0)
-            && !(m.url
-                || m.host
-                || m.email
-                || m.ip
-                || m.secret_path
-                || m.shell_code
-                || m.safeguard_off
-                || m.foreign_tool
-                || m.foreign_call
-                || m.long_number)
+            && !(m.names_a_target() || m.long_number)
     }
 }
 
@@ -656,16 +647,25 @@ impl SentenceCues {
             && self.cues & weapon == 0
             && self.directed == 0
             && !self.negated_disclosure
-            && !(m.url
-                || m.host
-                || m.email
-                || m.ip
-                || m.secret_path
-                || m.shell_code
-                || m.safeguard_off
-                || m.foreign_tool
-                || m.foreign_call
-                || m.without_asking)
+            && !(m.names_a_target() || m.without_asking)
+    }
+}
+
+impl Marks {
+    /// Whether the sentence names somewhere to go or something to act on:
+    /// an address, a secret location, a command, a switched-off safeguard
+    /// or another server's tool. A sentence that only keeps the user in
+    /// control, or only holds the agent back, names none of these.
+    fn names_a_target(&self) -> bool {
+        self.url
+            || self.host
+            || self.email
+            || self.ip
+            || self.secret_path
+            || self.shell_code
+            || self.safeguard_off
+            || self.foreign_tool
+            || self.foreign_call
     }
 }
 

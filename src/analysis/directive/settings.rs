@@ -168,23 +168,12 @@ enum Guard {
     Approval,
 }
 
-/// Parts of keys that name a safeguard, beyond `safeguard_key`'s English
-/// ones: checks, confirmations, approvals, audits and signatures.
+/// Parts of keys that name a check, beyond `safeguard_key`'s English ones
+/// (which [`guard_key`] asks as well): audits, trails, redaction and the
+/// words of the corpus' other languages.
 const CHECK_PARTS: &[&str] = &[
-    "safe",
     "verif",
-    "guard",
-    "sandbox",
-    "moderation",
-    "filter",
-    "check",
-    "ssl",
-    "tls",
-    "secure",
-    "protect",
     "validat",
-    "strict",
-    "warn",
     "audit",
     "trail",
     "redact",
@@ -198,7 +187,6 @@ const CHECK_PARTS: &[&str] = &[
     "conferir",
     "conferencia",
     "conferência",
-    "verific",
     "validar",
     "vérif",
     "valider",
