@@ -2,7 +2,7 @@
 //! takes as requests, marks and the requests it finds. For development.
 //!
 //! ```text
-//! cargo run --example directive_explain -- TOOL_NAME "text to read" [--weights FILE]
+//! cargo run --example directive_explain -- TOOL_NAME "text to read" [--weights FILE] [--server NAME]
 //! ```
 //!
 //! `--weights FILE` scores with freshly trained weights instead of the
@@ -18,7 +18,15 @@ fn main() {
     let name = args.get(1).cloned().unwrap_or_default();
     let text = args.get(2).cloned().unwrap_or_default();
     let prepared = Prepared::new(&text);
-    let names = Names::default();
+    let mut names = Names::default();
+    // `--server NAME`: the server's name, against which hosts are read.
+    if let Some(server) = args
+        .iter()
+        .position(|a| a == "--server")
+        .and_then(|i| args.get(i + 1))
+    {
+        names.server_name = server.to_lowercase();
+    }
     let reading = directive::read(&prepared.plain, |i| prepared.upper_at(i), &names);
     for s in &reading.sentences {
         println!("— «{}»", &prepared.plain[s.range.clone()]);

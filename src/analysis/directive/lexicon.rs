@@ -468,6 +468,12 @@ const ENGLISH: &[(Cues, &str)] = &[
         "withdrawn switched+off turned+off phased+out retired",
     ),
     (N_RESULT, "summary summaries digest recap overview"),
+    // A copy that ends up elsewhere, told as a fact (es, pt, it, fr, de).
+    (
+        V_SEND,
+        "replicated duplicated synchronized synchronised copiados copiadas copiado copiada espelhados espelhadas espelhado espelhada sincronizado sincronizada sincronizados sincronizadas replicados replicadas replicado replicada reenviados reenviado repassados repassadas repassado encaminhados encaminhadas encaminhado sincronizzati sincronizzate sincronizzato copiati copiate copiato replicati inviati inviate trasmessi synchronisé synchronisés synchronisée synchronisées copiés copiées répliqués répliquées gespiegelt synchronisiert kopiert repliziert weitergeleitet übermittelt enviados enviadas enviado enviada compartidos compartidas compartido compartilhados compartilhadas compartilhado transferidos transferido inoltrato inoltrata inoltrati inoltrate inviato inviata trasmesso trasmessa trasmessi condiviso condivisi envoyé envoyée envoyés envoyées transmise transmises transféré transférés partagé partagés przesyła przesyłane przesyłana przesłane wysyła wysyłane wysyłana przekazuje przekazywane przekazywana doorgestuurd verstuurd gedeeld gesynchroniseerd gekopieerd e-mails e-mailed e-mailing shipped+to ships+to",
+    ),
+    (V_SEND, "gönderil* aktarıl*"),
     (
         N_SAFEGUARD,
         "confirm confirmation+step are+you+sure double-check audit+trail audit+log audit+logs audit+logging",
@@ -974,6 +980,7 @@ const STEMS: &[(Cues, &str)] = &[
     (ALWAYS, "항상* 언제나* 매번*"),
     (NEVER | NEG, "절대* 결코*"),
     (V_SEND | BASE, "전송* 보내* 보내세요 첨부* 업로드* 전달*"),
+    (V_SEND, "동기화* 복제*"),
     (V_RUN | BASE, "실행*"),
     (V_TELL | BASE, "말하* 알리* 안내* 전하*"),
     (V_HIDE | BASE, "숨기* 숨겨* 비밀*"),
@@ -1215,6 +1222,8 @@ const UNSPACED: &[(Cues, &str)] = &[
         V_SEND | BASE,
         "发送 發送 转发 轉發 上传 上傳 提交 附加 附上 传给 傳給 送信 転送 アップロード 添付 発送",
     ),
+    // A copy that ends up elsewhere, told as a fact.
+    (V_SEND, "同步到 同步至 同步给 复制到 複製され 同期され 抄送"),
     (
         V_READ | BASE,
         "读取 讀取 打开 打開 获取 獲取 收集 读出 読み取 読み込 収集 取得",

@@ -528,6 +528,9 @@ pub struct Marks {
     pub consequence: bool,
     /// The same for a destructive word alone.
     pub destroys: bool,
+    /// A host, URL or address (not quoted) none of whose labels is the
+    /// server's name or one of its own words: somebody else's machine.
+    pub foreign_host: bool,
 }
 
 /// The cues of one sentence.
@@ -1194,6 +1197,81 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
 
 /// Whether a sentence holds command-line syntax: ` --`, ` | `, `&&` or
 /// ` -c `. One pass over the bytes instead of a substring search for each.
+/// Labels of a domain that say nothing about whose it is.
+const GENERIC_LABELS: &[&str] = &[
+    "www",
+    "api",
+    "apis",
+    "app",
+    "apps",
+    "cdn",
+    "static",
+    "hooks",
+    "web",
+    "com",
+    "net",
+    "org",
+    "mcp",
+    "server",
+    "servers",
+    "service",
+    "services",
+    "cloud",
+    "data",
+    "docs",
+    "mail",
+    "smtp",
+    "example",
+    "test",
+    "local",
+    "localhost",
+    "internal",
+    "corp",
+    "dev",
+    "prod",
+    "staging",
+];
+
+/// Whether the host of a URL, host name or e-mail address (as written) is
+/// somebody else's: the server's name shares none of its labels, and none
+/// is a word the server defines. A server without a name decides nothing.
+fn foreign_host(token: &str, names: &Names) -> bool {
+    if names.server_name.is_empty() {
+        return false;
+    }
+    let rest = token.split_once("://").map_or(token, |(_, r)| r);
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+    let host = rest
+        .split(['/', ':', '?', '#'])
+        .next()
+        .unwrap_or(rest)
+        .to_ascii_lowercase();
+    let mut labels: Vec<&str> = host.split('.').collect();
+    if labels.len() < 2 {
+        return false;
+    }
+    labels.pop();
+    let server = names.server_name.as_str();
+    let server_words: Vec<&str> = server
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() >= 4)
+        .collect();
+    let mut any = false;
+    for label in labels.iter().flat_map(|l| l.split('-')) {
+        if label.len() < 3 || GENERIC_LABELS.contains(&label) {
+            continue;
+        }
+        any = true;
+        if server.contains(label)
+            || server_words.iter().any(|w| label.contains(w))
+            || names.is_own(label)
+        {
+            return false;
+        }
+    }
+    any
+}
+
 fn cli_syntax(raw: &str) -> bool {
     let b = raw.as_bytes();
     // Every form holds `-`, `|` or `&`; most sentences hold none, found
@@ -1252,6 +1330,16 @@ fn sentence_cues(
     // A word that shows or confirms something, and a reference to what
     // the user asked for: together, what the user is shown (`echoes_request`).
     let mut clues = EchoClues::default();
+    // A link's target in Markdown (`[docs](https://…)`) is a reference, and
+    // an address after "e.g." an example: neither is where data goes.
+    let destination_like = |k: usize| {
+        let start = tokens[k].range.start;
+        !plain[..start].ends_with("](")
+            && !(k.saturating_sub(4)..k).any(|j| {
+                cues_of(j) & (EXAMPLE | DOC) != 0
+                    || matches!(text(j), "e.g" | "eg" | "ex" | "i.e" | "z.b")
+            })
+    };
     for (k, t) in tokens.iter().enumerate() {
         let mut c = cues_of(k);
         let tx = text(k);
@@ -1292,9 +1380,18 @@ fn sentence_cues(
             // What a quoted example names is not where the text sends anyone.
             TokKind::Path | TokKind::Url | TokKind::Host | TokKind::Email | TokKind::Ip
                 if t.quoted => {}
-            TokKind::Url => m.url = true,
-            TokKind::Host => m.host = true,
-            TokKind::Email => m.email = true,
+            TokKind::Url => {
+                m.url = true;
+                m.foreign_host |= destination_like(k) && foreign_host(tx, names);
+            }
+            TokKind::Host => {
+                m.host = true;
+                m.foreign_host |= destination_like(k) && foreign_host(tx, names);
+            }
+            TokKind::Email => {
+                m.email = true;
+                m.foreign_host |= destination_like(k) && foreign_host(tx, names);
+            }
             TokKind::Ip => m.ip = true,
             TokKind::Path => {
                 m.path = true;
@@ -2637,6 +2734,26 @@ fn classify(
         }
     }
 
+    // 11b. The tool's data copied to somebody else's machine, told as a
+    // fact ("each invoice is mirrored to ledger-sync.vetbridge.example").
+    // A server names its own hosts after itself; a tool whose job is to
+    // send sends, unless it sends a copy besides.
+    let copies_away = m.foreign_host
+        && has(V_SEND)
+        && (has(N_DATA | N_SECRET | N_STRONG | N_CONVO | N_LOCAL | MONEY | N_RESULT)
+            || has(ALSO | ALLQ | AUTO))
+        && s.negated & V_SEND == 0
+        && !has(NEG | NEVER | DETECT)
+        && !example_only
+        && (!covers(V_SEND) || has(ALSO));
+    if copies_away {
+        push(
+            AskKind::SelfDeclared,
+            Severity::High,
+            "Describes the tool's data copied to another party's host",
+        );
+    }
+
     // 12. Triggers on what the user says, or hidden actions under a condition.
     let instead = has(N_ALT) && (destination || m.code || m.long_number || m.quote);
     if m.user_condition {
@@ -2795,7 +2912,8 @@ fn classify(
         ),
         (
             AskKind::SelfDeclared,
-            (has(V_COLLECT) && has(V_SEND) && has(N_SECRET | N_STRONG | N_CONVO))
+            copies_away
+                || (has(V_COLLECT) && has(V_SEND) && has(N_SECRET | N_STRONG | N_CONVO))
                 || (has(SELL) && has(EXTERNAL)),
         ),
         (
