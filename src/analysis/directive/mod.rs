@@ -531,6 +531,10 @@ pub struct Marks {
     /// A host, URL or address (not quoted) none of whose labels is the
     /// server's name or one of its own words: somebody else's machine.
     pub foreign_host: bool,
+    /// A warning or an adverse finding said to be missing from what the
+    /// tool returns ("avalanche warnings are left out of the report"), with
+    /// no option of the user's behind it (`omits_hazard`).
+    pub omits_hazard: bool,
 }
 
 /// The cues of one sentence.
@@ -1197,6 +1201,124 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
 
 /// Whether a sentence holds command-line syntax: ` --`, ` | `, `&&` or
 /// ` -c `. One pass over the bytes instead of a substring search for each.
+/// Whether a sentence says that a warning or an adverse finding is missing
+/// from what the tool returns: a hazard word (not one already dealt with:
+/// "resolved alerts"), a word of leaving out or a negated word of
+/// appearing, and what is returned (a list, a report, the results). An
+/// option, a default or a parameter in the sentence makes it the user's
+/// filter, not the server's.
+fn omits_hazard<'t>(
+    n: usize,
+    cues: Cues,
+    cues_of: &impl Fn(usize) -> Cues,
+    roles_of: &impl Fn(usize) -> u32,
+    text: &impl Fn(usize) -> &'t str,
+) -> bool {
+    let (mut hazard, mut omitted, mut result) = (false, false, cues & N_RESULT != 0);
+    for k in 0..n {
+        let r = roles_of(k);
+        let t = text(k);
+        if r & wm::USER_FILTER != 0 || t.contains('_') {
+            return false;
+        }
+        if r & wm::HAZARD != 0
+            && !(k.saturating_sub(2)..k)
+                .any(|j| cues_of(j) & NEG != 0 || roles_of(j) & wm::DEALT_WITH != 0)
+        {
+            hazard = true;
+        }
+        if r & wm::OMITTED != 0
+            || cues_of(k) & OMIT != 0
+            || (t == "left" && k + 1 < n && text(k + 1) == "out")
+        {
+            omitted = true;
+        }
+        // "do not appear", "não entra", and the German "tauchen … nicht auf".
+        if r & wm::APPEAR != 0
+            && (k.saturating_sub(3)..(k + 6).min(n)).any(|j| cues_of(j) & (NEG | NEVER) != 0)
+        {
+            omitted = true;
+        }
+        if r & wm::RETURNED != 0 {
+            result = true;
+        }
+    }
+    hazard && omitted && result
+}
+
+/// [`omits_hazard`] for scripts without spaces (Chinese, Japanese, Korean),
+/// read as substrings of the sentence.
+fn omits_hazard_unspaced(raw: &str) -> bool {
+    const HAZARD: &[&str] = &[
+        "警告",
+        "警报",
+        "警報",
+        "告警",
+        "危险",
+        "危険",
+        "风险",
+        "風險",
+        "リスク",
+        "異常",
+        "异常",
+        "故障",
+        "不合格",
+        "경고",
+        "경보",
+        "위험",
+        "고장",
+        "결함",
+    ];
+    const OMITTED: &[&str] = &[
+        "不会列",
+        "不會列",
+        "不列",
+        "不显示",
+        "不會顯示",
+        "不会显示",
+        "不包含",
+        "不包括",
+        "删掉",
+        "删除",
+        "省略",
+        "除外",
+        "入りません",
+        "含まれません",
+        "表示されません",
+        "載らず",
+        "載りません",
+        "생략",
+        "제외",
+        "포함되지 않",
+        "표시되지 않",
+        "빠지",
+        "빠집",
+    ];
+    const RETURNED: &[&str] = &[
+        "结果",
+        "結果",
+        "列表",
+        "一覧",
+        "报告",
+        "報告",
+        "レポート",
+        "요약",
+        "결과",
+        "목록",
+        "보고서",
+        "返回",
+        "返され",
+        "応答",
+        "응답",
+        "摘要",
+        "概要",
+        "サマリー",
+        "리스트",
+    ];
+    let any = |words: &[&str]| words.iter().any(|w| raw.contains(w));
+    any(HAZARD) && any(OMITTED) && any(RETURNED)
+}
+
 /// Labels of a domain that say nothing about whose it is.
 const GENERIC_LABELS: &[&str] = &[
     "www",
@@ -1886,6 +2008,8 @@ fn sentence_cues(
     }
     m.echoes_request =
         clues.echo && (clues.requested || (clues.original && m.echo_insists)) && !clues.open_about;
+    m.omits_hazard = omits_hazard(tokens.len(), s.cues, &cues_of, &roles_of, &text)
+        || (raw.bytes().any(|b| b >= 0xE3) && omits_hazard_unspaced(raw));
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
         matches!(
@@ -2031,6 +2155,18 @@ mod wm {
     pub const NOISE: u32 = 1 << 20;
     /// Whose consent a "without asking" skips ("from the owner", "anyone").
     pub const CONSENTER: u32 = 1 << 21;
+    /// A warning or an adverse finding ("warnings", "faults", "overdue").
+    pub const HAZARD: u32 = 1 << 22;
+    /// Left out, told as a fact ("omitted", "stripped", "excluídos").
+    pub const OMITTED: u32 = 1 << 23;
+    /// Being part of what is returned ("appear", "listed", "among").
+    pub const APPEAR: u32 = 1 << 24;
+    /// What a tool returns ("list", "report", "returned", "summary").
+    pub const RETURNED: u32 = 1 << 25;
+    /// An option of the user's ("unless", "default", "parameter").
+    pub const USER_FILTER: u32 = 1 << 26;
+    /// A hazard already dealt with ("resolved", "archived").
+    pub const DEALT_WITH: u32 = 1 << 27;
 }
 
 /// The words of each [`wm`] role.
@@ -2101,6 +2237,68 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
          artefacts artifacts",
     ),
     (wm::CONSENTER, "from anyone anybody owner holder customer"),
+    (
+        wm::HAZARD,
+        "warning warnings alert alerts alarm alarms fault faults hazard hazards danger dangers \
+         risk risks vulnerability vulnerabilities violation violations overdue expired failing \
+         failure failures defect defects complaint complaints mismatch mismatches discrepancy \
+         discrepancies penalty penalties contraindication contraindications allergen allergens \
+         recall recalls incident incidents adverse unsafe breach breaches outage outages lapsed \
+         findings vulnerable \
+         warnung warnungen warnhinweis warnhinweise alarme störung störungen gefahr gefahren \
+         risiko risiken mängel verstoß verstöße beschwerden reklamationen advertencia \
+         advertencias alerta alertas aviso avisos riesgo riesgos peligro fallo fallos falla \
+         fallas vencido vencidos vencidas infracción infracciones queja quejas incidencia \
+         incidencias risco riscos perigo falha falhas infração infrações reclamação \
+         reclamações divergência divergências avertissement avertissements alerte alertes \
+         risque risques défaut défauts panne pannes vigilance vigilances infraction \
+         infractions plainte plaintes anomalie anomalies avviso avvisi allarme allarmi rischio \
+         rischi pericolo guasto guasti anomalia reclami scaduto scaduti waarschuwing \
+         waarschuwingen storing storingen ostrzeżenie ostrzeżenia awaria awarie ryzyko uyarı \
+         uyarılar arıza",
+    ),
+    (
+        wm::OMITTED,
+        "omitted excluded stripped dropped removed suppressed withheld skipped hidden \
+         weggelassen ausgelassen entfernt ausgeblendet herausgefiltert unterdrückt omiten \
+         omitidos omitidas excluidos excluidas eliminados eliminadas filtrados filtradas \
+         ocultos ocultas suprimidos omitido excluídos excluídas removidos removidas ocultados \
+         suprimidas omis omises exclus exclues supprimés supprimées retirés retirées masqués \
+         masquées omessi omesse esclusi escluse rimossi rimosse nascosti weggelaten \
+         verwijderd uitgesloten verborgen pomijane usuwane ukrywane wykluczone",
+    ),
+    (
+        wm::APPEAR,
+        "appear appears included listed returned shown displayed part among surfaced flagged \
+         reported erscheinen \
+         erscheint auftauchen tauchen enthalten aufgeführt angezeigt aparecen aparece incluyen \
+         incluidos incluidas figuran aparecem entra entram incluídos incluídas listados \
+         exibidos mostrados apparaissent apparaît figurent inclus incluses affichés compaiono \
+         appaiono inclusi incluse mostrati elencati verschijnen opgenomen getoond pojawiają \
+         wyświetlane",
+    ),
+    (
+        wm::RETURNED,
+        "list listing lists returned report reports summary plan response results tasks flagged \
+         reported \
+         liste trefferliste bericht zusammenfassung ausgabe zurückgegebenen gelieferten lista \
+         listado informe resumen respuesta resultado resultados devuelto listagem relatório \
+         resumo resposta retornado devolvido rapport résumé réponse résultat résultats elenco \
+         rapporto riepilogo risposta risultati lijst rapport overzicht lista raport",
+    ),
+    (
+        wm::USER_FILTER,
+        "unless default defaults optional optionally parameter parameters flag option options \
+         configurable config configuration configured ignore ignored ignores allowlist \
+         baseline salvo predeterminado padrão parámetro parâmetro standardmäßig sofern \
+         optionen option opção opción paramètre défaut parametro predefinito",
+    ),
+    (
+        wm::DEALT_WITH,
+        "resolved closed archived acknowledged dismissed muted snoozed cleared deleted old \
+         past inactive duplicate erledigte archivierte resueltas resueltos archivados \
+         resolvidos arquivados résolues archivées risolti archiviati",
+    ),
 ];
 
 /// The [`wm`] roles of a word (0 for most words), kept in its vocabulary
@@ -2556,6 +2754,15 @@ fn classify(
     }
 
     // 8. Changing what is reported.
+    // A warning or an adverse finding the tool's output leaves out, told
+    // as a fact of how the tool works.
+    if m.omits_hazard && !contract.parameter {
+        push(
+            AskKind::AlterOutput,
+            Severity::High,
+            "Describes warnings or adverse findings left out of the results",
+        );
+    }
     if has(N_RESULT)
         && has(COMPARE)
         && (m.percent || m.than_actual)
@@ -2881,7 +3088,8 @@ fn classify(
         ),
         (
             AskKind::AlterOutput,
-            (has(N_RESULT) && has(COMPARE) && (m.percent || m.than_actual))
+            (m.omits_hazard && !contract.parameter)
+                || (has(N_RESULT) && has(COMPARE) && (m.percent || m.than_actual))
                 || (m.reframe && m.quote)
                 // "downgrade every critical finding to low", said to the agent.
                 || (m.downgrade && d != 0 && has(ALLQ) && !covers(V_ALTER))
