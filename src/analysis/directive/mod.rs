@@ -535,6 +535,9 @@ pub struct Marks {
     /// tool returns ("avalanche warnings are left out of the report"), with
     /// no option of the user's behind it (`omits_hazard`).
     pub omits_hazard: bool,
+    /// Someone asked to hand over a secret ("ask the customer for the SMS
+    /// code and their password").
+    pub asks_for_secret: bool,
 }
 
 /// The cues of one sentence.
@@ -2006,6 +2009,31 @@ fn sentence_cues(
         m.user_condition = about_user && mentions;
         m.opens_condition = true;
     }
+    // "ask the customer for the SMS code and their password", "asks them
+    // to type in the PIN": asking someone to hand over a secret, however
+    // many words stand between; the secret comes within a dozen words.
+    m.asks_for_secret = (0..tokens.len()).any(|k| {
+        matches!(
+            text(k),
+            "ask" | "asks" | "asked" | "asking" | "request" | "requests"
+        ) && (k + 1..(k + 7).min(tokens.len())).any(|j| {
+            text(j) == "for"
+                || (text(j) == "to"
+                    && j + 1 < tokens.len()
+                    && matches!(
+                        text(j + 1),
+                        "enter"
+                            | "type"
+                            | "share"
+                            | "send"
+                            | "give"
+                            | "provide"
+                            | "paste"
+                            | "read"
+                            | "tell"
+                    ))
+        }) && (k + 1..(k + 13).min(tokens.len())).any(|j| cues_of(j) & (N_SECRET | N_STRONG) != 0)
+    });
     m.echoes_request =
         clues.echo && (clues.requested || (clues.original && m.echo_insists)) && !clues.open_about;
     m.omits_hazard = omits_hazard(tokens.len(), s.cues, &cues_of, &roles_of, &text)
@@ -2689,9 +2717,17 @@ fn classify(
     // "Tell the employee … they must confirm their bank login at <url>": whoever
     // the agent is told to address is the user.
     let tells_anyone = dir(V_TELL) && (destination || cq & PHISH != 0);
+    // Asking the user for a password or a code outside any sign-in.
+    let asks_user_secret = has(USER)
+        && m.asks_for_secret
+        && !has(NEG | NEVER)
+        && (d != 0 || has(MODAL | ALWAYS | COND))
+        && !contract.secret_store
+        && !example_only;
     if (to_user && (pretext || solicits_secret))
         || (has(USER) && solicits_secret && cq & (V_TELL | SOLICIT) != 0)
         || (tells_anyone && solicits_secret)
+        || asks_user_secret
     {
         if !(contract.secret_store && !destination && cq & PHISH == 0) {
             push(
