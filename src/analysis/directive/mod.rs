@@ -172,8 +172,6 @@ pub struct Contract {
     pub secret_store: bool,
     /// Whether the text is a parameter's description.
     pub parameter: bool,
-    /// Words of the parameter's name (for a parameter description).
-    pub param_words: Vec<String>,
 }
 
 /// Name words → what a capability with that word in its name does.
@@ -441,10 +439,7 @@ impl Contract {
     pub fn for_parameter(&self, param: &str) -> Contract {
         let mut c = self.clone();
         c.parameter = true;
-        // The parameter's words, split once for both uses.
-        let words = name_words(param);
-        c.add_words(&words);
-        c.param_words = words;
+        c.add_name(param);
         c
     }
 }
@@ -690,6 +685,8 @@ struct SpareBuffers {
     sentences: Vec<SentenceCues>,
     /// Word roles per token (see `read`), which no reading keeps.
     tok_roles: Vec<u32>,
+    /// The phrase being looked up (see `read`), which no reading keeps.
+    phrase: String,
 }
 
 /// Most tokens whose buffers are kept for the next text: a huge text's
@@ -1105,7 +1102,7 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
     let mut tok_roles = spare.tok_roles;
     tok_roles.clear();
     tok_roles.resize(tokens.len(), 0);
-    let mut buf = String::new();
+    let mut buf = spare.phrase;
     for (i, t) in tokens.iter().enumerate() {
         if t.kind != TokKind::Word {
             continue;
@@ -1183,6 +1180,7 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
             && tok_roles.capacity() <= MAX_SPARE_TOKENS
         {
             spare.tok_roles = tok_roles;
+            spare.phrase = buf;
         }
     });
     Reading {
