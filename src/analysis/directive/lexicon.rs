@@ -1306,6 +1306,10 @@ pub struct Lexicon {
     /// Stems, matched anchored at a word's start, longest first.
     stems: AhoCorasick,
     stem_cues: Vec<Cues>,
+    /// The first two bytes of every stem, as a set of 65,536 bits: a word
+    /// that opens with two bytes no stem opens with starts with no stem,
+    /// and is not run through the automaton (most English words).
+    stem_heads: Vec<u64>,
     /// Substrings for scripts without spaces.
     unspaced: AhoCorasick,
     unspaced_cues: Vec<Cues>,
@@ -1362,6 +1366,17 @@ impl Lexicon {
                 words.entry(w).or_default().roles |= bit;
             }
         }
+        let mut stem_heads = vec![0u64; 1 << 10];
+        for stem in &stems {
+            match stem.as_bytes() {
+                [a, b, ..] => {
+                    let head = usize::from(*a) << 8 | usize::from(*b);
+                    stem_heads[head >> 6] |= 1 << (head & 63);
+                }
+                // A stem of one byte could open any word.
+                _ => stem_heads.fill(u64::MAX),
+            }
+        }
         let stems_ac = AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostLongest)
             .start_kind(aho_corasick::StartKind::Anchored)
@@ -1389,6 +1404,7 @@ impl Lexicon {
             words,
             stems: stems_ac,
             stem_cues,
+            stem_heads,
             unspaced: unspaced_ac,
             unspaced_cues,
         }
@@ -1426,6 +1442,10 @@ impl Lexicon {
         }
         // Stems only for words long enough to carry an ending.
         if w.len() < 4 {
+            return ending;
+        }
+        let head = usize::from(w.as_bytes()[0]) << 8 | usize::from(w.as_bytes()[1]);
+        if self.stem_heads[head >> 6] & (1 << (head & 63)) == 0 {
             return ending;
         }
         ending

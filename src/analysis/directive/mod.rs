@@ -1361,7 +1361,7 @@ fn sentence_cues(
                 }
                 // One look-up gives every mark this word can take part in;
                 // most words take part in none.
-                let wmk = roles_of(k);
+                let wmk = roles_of(k) & wm::MARKS;
                 if wmk != 0 {
                     word_marks_of(
                         wmk, k, tokens, plain, &cues_of, &roles_of, &text, &mut m, &mut clues,
@@ -1468,33 +1468,13 @@ fn sentence_cues(
             }
         }
         if t.kind == TokKind::Word && !t.quoted {
-            if matches!(
-                tx,
-                "extend"
-                    | "extends"
-                    | "extended"
-                    | "append"
-                    | "appends"
-                    | "appended"
-                    | "prepend"
-                    | "prepends"
-                    | "prepended"
-                    | "add"
-                    | "adds"
-                    | "added"
-                    | "insert"
-                    | "inserts"
-                    | "inserted"
-                    | "inject"
-                    | "injects"
-                    | "injected"
-                    | "suffixed"
-                    | "prefixed"
-                    | "tagged"
-            ) || (matches!(tx, "expand" | "expands" | "expanded")
-                && tokens
-                    .get(k + 1)
-                    .is_some_and(|n| &plain[n.range.clone()] == "with"))
+            // The word's roles came with its cues (see `wm::APPENDS`).
+            let roles = roles_of(k);
+            if roles & wm::APPENDS != 0
+                || (roles & wm::EXPANDS != 0
+                    && tokens
+                        .get(k + 1)
+                        .is_some_and(|n| &plain[n.range.clone()] == "with"))
             {
                 m.appends = true;
             }
@@ -1519,7 +1499,7 @@ fn sentence_cues(
                     m.other_tools = true;
                 }
             }
-            if matches!(tx, "others" | "alternatives")
+            if roles & wm::OTHERS != 0
                 && (k.saturating_sub(2)..k).any(|j| matches!(text(j), "the" | "all" | "any"))
             {
                 m.other_tools = true;
@@ -1932,6 +1912,16 @@ mod wm {
     pub const NOISE: u32 = 1 << 20;
     /// Whose consent a "without asking" skips ("from the owner", "anyone").
     pub const CONSENTER: u32 = 1 << 21;
+    /// The roles above, which `word_marks_of` reads.
+    pub const MARKS: u32 = (1 << 22) - 1;
+    /// Words that `sentence_cues` itself tests, looked up with the roles
+    /// instead of compared with each word of a list:
+    /// a verb that adds to an input ("extend", "append", "inject", …);
+    pub const APPENDS: u32 = 1 << 22;
+    /// "expand" (adds to an input before "with");
+    pub const EXPANDS: u32 = 1 << 23;
+    /// "others", "alternatives" (other tools after "the", "all", "any").
+    pub const OTHERS: u32 = 1 << 24;
 }
 
 /// The words of each [`wm`] role.
@@ -2002,6 +1992,13 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
          artefacts artifacts",
     ),
     (wm::CONSENTER, "from anyone anybody owner holder customer"),
+    (
+        wm::APPENDS,
+        "extend extends extended append appends appended prepend prepends prepended add adds \
+         added insert inserts inserted inject injects injected suffixed prefixed tagged",
+    ),
+    (wm::EXPANDS, "expand expands expanded"),
+    (wm::OTHERS, "others alternatives"),
 ];
 
 /// The [`wm`] roles of a word (0 for most words), kept in its vocabulary
