@@ -439,9 +439,46 @@ impl Contract {
     pub fn for_parameter(&self, param: &str) -> Contract {
         let mut c = self.clone();
         c.parameter = true;
-        c.add_name(param);
+        let (covers, secret_store) = name_contract(param);
+        c.covers |= covers;
+        c.secret_store |= secret_store;
         c
     }
+}
+
+/// What [`Contract::add_name`] adds for `name`: the verb families its words
+/// cover and whether one names a secret store. Servers give many tools the
+/// same parameters (`owner`, `repo`, `path`), and the description of each
+/// is read against its parameter's name: a thread remembers the answer
+/// for each name instead of splitting it into words again.
+fn name_contract(name: &str) -> (Cues, bool) {
+    /// Names remembered by a thread before it starts over.
+    const MAX_NAMES: usize = 4096;
+    thread_local! {
+        static NAMES: std::cell::RefCell<crate::analysis::FastMap<String, (Cues, bool)>> =
+            std::cell::RefCell::default();
+    }
+    let compute = || {
+        let mut c = Contract::default();
+        c.add_name(name);
+        (c.covers, c.secret_store)
+    };
+    NAMES
+        .try_with(|names| {
+            let mut names = names.try_borrow_mut().ok()?;
+            if let Some(&known) = names.get(name) {
+                return Some(known);
+            }
+            if names.len() >= MAX_NAMES {
+                names.clear();
+            }
+            let found = compute();
+            names.insert(name.to_string(), found);
+            Some(found)
+        })
+        .ok()
+        .flatten()
+        .unwrap_or_else(compute)
 }
 
 /// Token-kind marks of a sentence.
@@ -1361,7 +1398,9 @@ fn sentence_cues(
                 }
                 // One look-up gives every mark this word can take part in;
                 // most words take part in none.
-                let wmk = roles_of(k) & wm::MARKS;
+                // A word's roles, read where they are (not through
+                // `roles_of`, which asks the token's kind again).
+                let wmk = tok_roles[toks.start + k] & wm::MARKS;
                 if wmk != 0 {
                     word_marks_of(
                         wmk, k, tokens, plain, &cues_of, &roles_of, &text, &mut m, &mut clues,
@@ -1469,7 +1508,7 @@ fn sentence_cues(
         }
         if t.kind == TokKind::Word && !t.quoted {
             // The word's roles came with its cues (see `wm::APPENDS`).
-            let roles = roles_of(k);
+            let roles = tok_roles[toks.start + k];
             if roles & wm::APPENDS != 0
                 || (roles & wm::EXPANDS != 0
                     && tokens
