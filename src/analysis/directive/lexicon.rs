@@ -1357,6 +1357,11 @@ impl Lexicon {
             let head = spaced.split(' ').next().unwrap_or(spaced);
             let slot = &mut words.entry(head).or_default().phrase_len;
             *slot = (*slot).max(len);
+            // A key that is no word of the vocabulary reads as an absent
+            // one (`listed` stays false, cues 0), as the word roles below.
+            if let Some(second) = spaced.split(' ').nth(1) {
+                words.entry(second).or_default().roles |= super::wm::SECOND;
+            }
             list(&mut words, spaced, cues);
         }
         // Word roles add keys that are no word of the vocabulary (`listed`

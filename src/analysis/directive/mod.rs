@@ -724,6 +724,8 @@ struct SpareBuffers {
     tok_roles: Vec<u32>,
     /// The phrase being looked up (see `read`), which no reading keeps.
     phrase: String,
+    /// Words that open a phrase (see `read`), which no reading keeps.
+    heads: Vec<(usize, usize)>,
 }
 
 /// Most tokens whose buffers are kept for the next text: a huge text's
@@ -1140,41 +1142,58 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
     tok_roles.clear();
     tok_roles.resize(tokens.len(), 0);
     let mut buf = spare.phrase;
+    // Words that open a phrase, with the longest they open: their phrases
+    // are looked up once every word's roles are known.
+    let mut heads = spare.heads;
+    heads.clear();
     for (i, t) in tokens.iter().enumerate() {
         if t.kind != TokKind::Word {
             continue;
         }
-        let w = &plain[t.range.clone()];
-        let (mut c, longest, roles) = lex.word_and_phrase_len(w);
+        let (c, longest, roles) = lex.word_and_phrase_len(&plain[t.range.clone()]);
         tok_roles[i] = roles;
+        tok_cues[i] = c;
         if longest > 1 {
-            for len in (2..=longest).rev() {
-                if i + len > tokens.len() {
-                    continue;
+            heads.push((i, longest));
+        }
+    }
+    for &(i, longest) in &heads {
+        // A phrase goes on with a word that is the second of some phrase
+        // (a role of its entry): most words that open one are followed by
+        // none, and no phrase is spelled out and looked up for them.
+        if !tokens
+            .get(i + 1)
+            .is_some_and(|n| n.kind == TokKind::Word && tok_roles[i + 1] & wm::SECOND != 0)
+        {
+            continue;
+        }
+        let w = &plain[tokens[i].range.clone()];
+        let mut c = tok_cues[i];
+        for len in (2..=longest).rev() {
+            if i + len > tokens.len() {
+                continue;
+            }
+            buf.clear();
+            buf.push_str(w);
+            let mut ok = true;
+            for k in 1..len {
+                let tk = &tokens[i + k];
+                let gap = &plain[tokens[i + k - 1].range.end.min(tk.range.start)..tk.range.start];
+                if tk.kind != TokKind::Word
+                    || !gap.chars().all(char::is_whitespace)
+                    || gap.is_empty()
+                {
+                    ok = false;
+                    break;
                 }
-                buf.clear();
-                buf.push_str(w);
-                let mut ok = true;
-                for k in 1..len {
-                    let tk = &tokens[i + k];
-                    let gap =
-                        &plain[tokens[i + k - 1].range.end.min(tk.range.start)..tk.range.start];
-                    if tk.kind != TokKind::Word
-                        || !gap.chars().all(char::is_whitespace)
-                        || gap.is_empty()
-                    {
-                        ok = false;
-                        break;
-                    }
-                    buf.push(' ');
-                    buf.push_str(&plain[tk.range.clone()]);
-                }
-                if ok {
-                    let pc = lex.phrase(&buf);
-                    if pc != 0 {
-                        c |= pc;
-                        break;
-                    }
+                buf.push(' ');
+                buf.push_str(&plain[tk.range.clone()]);
+            }
+            if ok {
+                let pc = lex.phrase(&buf);
+                if pc != 0 {
+                    c |= pc;
+                    break;
                 }
             }
         }
@@ -1218,6 +1237,7 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
         {
             spare.tok_roles = tok_roles;
             spare.phrase = buf;
+            spare.heads = heads;
         }
     });
     Reading {
@@ -1961,6 +1981,8 @@ mod wm {
     pub const EXPANDS: u32 = 1 << 23;
     /// "others", "alternatives" (other tools after "the", "all", "any").
     pub const OTHERS: u32 = 1 << 24;
+    /// The second word of a phrase of the vocabulary (set by the lexicon).
+    pub const SECOND: u32 = 1 << 25;
 }
 
 /// The words of each [`wm`] role.
@@ -2771,6 +2793,10 @@ fn classify(
         );
     }
 
+    // A sentence that asks for nothing (most) has no combination to weigh.
+    if found.is_empty() {
+        return;
+    }
     // Explicit combinations that stand alone.
     // Names read as words are the capability's own options ("skip tls
     // verification"): nothing they say stands without the model.
