@@ -82,6 +82,14 @@ pub fn push_marker(out: &mut String, c: char) -> bool {
 /// Appends `s` to `out` in the notation: every hidden character as its marker,
 /// every run of tag characters as one `<TAG:…>`.
 pub fn render_into(out: &mut String, s: &str) {
+    // Printable ASCII before any other character (most evidence is all
+    // of it) is shown as itself: copied in one piece.
+    let plain = s
+        .bytes()
+        .position(|b| !(b' '..=b'~').contains(&b))
+        .unwrap_or(s.len());
+    out.push_str(&s[..plain]);
+    let s = &s[plain..];
     let mut tags = String::new();
     for c in s.chars() {
         // Printable ASCII, most of any evidence, is shown as itself.

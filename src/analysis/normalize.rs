@@ -560,11 +560,11 @@ fn comment_insides(text: &str, out: &mut Vec<Hidden>) {
     let mut from = 0;
     let mut taken = 0;
     while taken < MAX_COMMENTS {
-        let Some(open) = memchr::memmem::find(&bytes[from..], b"<!--").map(|o| from + o) else {
+        let Some(open) = find_bytes(&bytes[from..], b"<!--").map(|o| from + o) else {
             break;
         };
         let inside_start = open + 4;
-        let (inside_end, end) = match memchr::memmem::find(&bytes[inside_start..], b"-->") {
+        let (inside_end, end) = match find_bytes(&bytes[inside_start..], b"-->") {
             Some(o) => (inside_start + o, inside_start + o + 3),
             None => (bytes.len(), bytes.len()),
         };
@@ -579,6 +579,23 @@ fn comment_insides(text: &str, out: &mut Vec<Hidden>) {
         }
         from = end;
     }
+}
+
+/// The first occurrence of `needle` (not empty) in `bytes`, as
+/// `memchr::memmem::find` finds it: a vectorised scan for its first byte,
+/// which most texts lack, instead of a substring searcher built for every
+/// text.
+fn find_bytes(bytes: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, _) = needle.split_first()?;
+    let mut from = 0;
+    while let Some(o) = memchr::memchr(first, &bytes[from..]) {
+        let at = from + o;
+        if bytes[at..].starts_with(needle) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// Decodes base64 and hex blobs that turn out to be readable text.

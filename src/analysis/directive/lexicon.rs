@@ -1316,6 +1316,10 @@ pub struct Lexicon {
     /// Stems, matched anchored at a word's start, longest first.
     stems: AhoCorasick,
     stem_cues: Vec<Cues>,
+    /// The first two bytes of every stem, as a set of 65,536 bits: a word
+    /// that opens with two bytes no stem opens with starts with no stem,
+    /// and is not run through the automaton (most English words).
+    stem_heads: Vec<u64>,
     /// Substrings for scripts without spaces.
     unspaced: AhoCorasick,
     unspaced_cues: Vec<Cues>,
@@ -1363,6 +1367,11 @@ impl Lexicon {
             let head = spaced.split(' ').next().unwrap_or(spaced);
             let slot = &mut words.entry(head).or_default().phrase_len;
             *slot = (*slot).max(len);
+            // A key that is no word of the vocabulary reads as an absent
+            // one (`listed` stays false, cues 0), as the word roles below.
+            if let Some(second) = spaced.split(' ').nth(1) {
+                words.entry(second).or_default().roles |= super::wm::SECOND;
+            }
             list(&mut words, spaced, cues);
         }
         // Word roles add keys that are no word of the vocabulary (`listed`
@@ -1370,6 +1379,17 @@ impl Lexicon {
         for &(bit, row) in super::WORD_MARK_LISTS {
             for w in row.split_whitespace() {
                 words.entry(w).or_default().roles |= bit;
+            }
+        }
+        let mut stem_heads = vec![0u64; 1 << 10];
+        for stem in &stems {
+            match stem.as_bytes() {
+                [a, b, ..] => {
+                    let head = usize::from(*a) << 8 | usize::from(*b);
+                    stem_heads[head >> 6] |= 1 << (head & 63);
+                }
+                // A stem of one byte could open any word.
+                _ => stem_heads.fill(u64::MAX),
             }
         }
         let stems_ac = AhoCorasick::builder()
@@ -1399,6 +1419,7 @@ impl Lexicon {
             words,
             stems: stems_ac,
             stem_cues,
+            stem_heads,
             unspaced: unspaced_ac,
             unspaced_cues,
         }
@@ -1436,6 +1457,10 @@ impl Lexicon {
         }
         // Stems only for words long enough to carry an ending.
         if w.len() < 4 {
+            return ending;
+        }
+        let head = usize::from(w.as_bytes()[0]) << 8 | usize::from(w.as_bytes()[1]);
+        if self.stem_heads[head >> 6] & (1 << (head & 63)) == 0 {
             return ending;
         }
         ending

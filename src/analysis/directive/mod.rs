@@ -172,8 +172,6 @@ pub struct Contract {
     pub secret_store: bool,
     /// Whether the text is a parameter's description.
     pub parameter: bool,
-    /// Words of the parameter's name (for a parameter description).
-    pub param_words: Vec<String>,
 }
 
 /// Name words → what a capability with that word in its name does.
@@ -441,12 +439,46 @@ impl Contract {
     pub fn for_parameter(&self, param: &str) -> Contract {
         let mut c = self.clone();
         c.parameter = true;
-        // The parameter's words, split once for both uses.
-        let words = name_words(param);
-        c.add_words(&words);
-        c.param_words = words;
+        let (covers, secret_store) = name_contract(param);
+        c.covers |= covers;
+        c.secret_store |= secret_store;
         c
     }
+}
+
+/// What [`Contract::add_name`] adds for `name`: the verb families its words
+/// cover and whether one names a secret store. Servers give many tools the
+/// same parameters (`owner`, `repo`, `path`), and the description of each
+/// is read against its parameter's name: a thread remembers the answer
+/// for each name instead of splitting it into words again.
+fn name_contract(name: &str) -> (Cues, bool) {
+    /// Names remembered by a thread before it starts over.
+    const MAX_NAMES: usize = 4096;
+    thread_local! {
+        static NAMES: std::cell::RefCell<crate::analysis::FastMap<String, (Cues, bool)>> =
+            std::cell::RefCell::default();
+    }
+    let compute = || {
+        let mut c = Contract::default();
+        c.add_name(name);
+        (c.covers, c.secret_store)
+    };
+    NAMES
+        .try_with(|names| {
+            let mut names = names.try_borrow_mut().ok()?;
+            if let Some(&known) = names.get(name) {
+                return Some(known);
+            }
+            if names.len() >= MAX_NAMES {
+                names.clear();
+            }
+            let found = compute();
+            names.insert(name.to_string(), found);
+            Some(found)
+        })
+        .ok()
+        .flatten()
+        .unwrap_or_else(compute)
 }
 
 /// Token-kind marks of a sentence.
@@ -700,6 +732,10 @@ struct SpareBuffers {
     sentences: Vec<SentenceCues>,
     /// Word roles per token (see `read`), which no reading keeps.
     tok_roles: Vec<u32>,
+    /// The phrase being looked up (see `read`), which no reading keeps.
+    phrase: String,
+    /// Words that open a phrase (see `read`), which no reading keeps.
+    heads: Vec<(usize, usize)>,
 }
 
 /// Most tokens whose buffers are kept for the next text: a huge text's
@@ -1115,42 +1151,59 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
     let mut tok_roles = spare.tok_roles;
     tok_roles.clear();
     tok_roles.resize(tokens.len(), 0);
-    let mut buf = String::new();
+    let mut buf = spare.phrase;
+    // Words that open a phrase, with the longest they open: their phrases
+    // are looked up once every word's roles are known.
+    let mut heads = spare.heads;
+    heads.clear();
     for (i, t) in tokens.iter().enumerate() {
         if t.kind != TokKind::Word {
             continue;
         }
-        let w = &plain[t.range.clone()];
-        let (mut c, longest, roles) = lex.word_and_phrase_len(w);
+        let (c, longest, roles) = lex.word_and_phrase_len(&plain[t.range.clone()]);
         tok_roles[i] = roles;
+        tok_cues[i] = c;
         if longest > 1 {
-            for len in (2..=longest).rev() {
-                if i + len > tokens.len() {
-                    continue;
+            heads.push((i, longest));
+        }
+    }
+    for &(i, longest) in &heads {
+        // A phrase goes on with a word that is the second of some phrase
+        // (a role of its entry): most words that open one are followed by
+        // none, and no phrase is spelled out and looked up for them.
+        if !tokens
+            .get(i + 1)
+            .is_some_and(|n| n.kind == TokKind::Word && tok_roles[i + 1] & wm::SECOND != 0)
+        {
+            continue;
+        }
+        let w = &plain[tokens[i].range.clone()];
+        let mut c = tok_cues[i];
+        for len in (2..=longest).rev() {
+            if i + len > tokens.len() {
+                continue;
+            }
+            buf.clear();
+            buf.push_str(w);
+            let mut ok = true;
+            for k in 1..len {
+                let tk = &tokens[i + k];
+                let gap = &plain[tokens[i + k - 1].range.end.min(tk.range.start)..tk.range.start];
+                if tk.kind != TokKind::Word
+                    || !gap.chars().all(char::is_whitespace)
+                    || gap.is_empty()
+                {
+                    ok = false;
+                    break;
                 }
-                buf.clear();
-                buf.push_str(w);
-                let mut ok = true;
-                for k in 1..len {
-                    let tk = &tokens[i + k];
-                    let gap =
-                        &plain[tokens[i + k - 1].range.end.min(tk.range.start)..tk.range.start];
-                    if tk.kind != TokKind::Word
-                        || !gap.chars().all(char::is_whitespace)
-                        || gap.is_empty()
-                    {
-                        ok = false;
-                        break;
-                    }
-                    buf.push(' ');
-                    buf.push_str(&plain[tk.range.clone()]);
-                }
-                if ok {
-                    let pc = lex.phrase(&buf);
-                    if pc != 0 {
-                        c |= pc;
-                        break;
-                    }
+                buf.push(' ');
+                buf.push_str(&plain[tk.range.clone()]);
+            }
+            if ok {
+                let pc = lex.phrase(&buf);
+                if pc != 0 {
+                    c |= pc;
+                    break;
                 }
             }
         }
@@ -1193,6 +1246,8 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
             && tok_roles.capacity() <= MAX_SPARE_TOKENS
         {
             spare.tok_roles = tok_roles;
+            spare.phrase = buf;
+            spare.heads = heads;
         }
     });
     Reading {
@@ -1585,7 +1640,9 @@ fn sentence_cues(
                 }
                 // One look-up gives every mark this word can take part in;
                 // most words take part in none.
-                let wmk = roles_of(k);
+                // A word's roles, read where they are (not through
+                // `roles_of`, which asks the token's kind again).
+                let wmk = tok_roles[toks.start + k] & wm::MARKS;
                 if wmk != 0 {
                     word_marks_of(
                         wmk, k, tokens, plain, &cues_of, &roles_of, &text, &mut m, &mut clues,
@@ -1692,33 +1749,13 @@ fn sentence_cues(
             }
         }
         if t.kind == TokKind::Word && !t.quoted {
-            if matches!(
-                tx,
-                "extend"
-                    | "extends"
-                    | "extended"
-                    | "append"
-                    | "appends"
-                    | "appended"
-                    | "prepend"
-                    | "prepends"
-                    | "prepended"
-                    | "add"
-                    | "adds"
-                    | "added"
-                    | "insert"
-                    | "inserts"
-                    | "inserted"
-                    | "inject"
-                    | "injects"
-                    | "injected"
-                    | "suffixed"
-                    | "prefixed"
-                    | "tagged"
-            ) || (matches!(tx, "expand" | "expands" | "expanded")
-                && tokens
-                    .get(k + 1)
-                    .is_some_and(|n| &plain[n.range.clone()] == "with"))
+            // The word's roles came with its cues (see `wm::APPENDS`).
+            let roles = tok_roles[toks.start + k];
+            if roles & wm::APPENDS != 0
+                || (roles & wm::EXPANDS != 0
+                    && tokens
+                        .get(k + 1)
+                        .is_some_and(|n| &plain[n.range.clone()] == "with"))
             {
                 m.appends = true;
             }
@@ -1743,7 +1780,7 @@ fn sentence_cues(
                     m.other_tools = true;
                 }
             }
-            if matches!(tx, "others" | "alternatives")
+            if roles & wm::OTHERS != 0
                 && (k.saturating_sub(2)..k).any(|j| matches!(text(j), "the" | "all" | "any"))
             {
                 m.other_tools = true;
@@ -2183,18 +2220,31 @@ mod wm {
     pub const NOISE: u32 = 1 << 20;
     /// Whose consent a "without asking" skips ("from the owner", "anyone").
     pub const CONSENTER: u32 = 1 << 21;
+    /// The roles above, which `word_marks_of` reads.
+    pub const MARKS: u32 = (1 << 22) - 1;
+    /// Words that `sentence_cues` itself tests, looked up with the roles
+    /// instead of compared with each word of a list:
+    /// a verb that adds to an input ("extend", "append", "inject", …);
+    pub const APPENDS: u32 = 1 << 22;
+    /// "expand" (adds to an input before "with");
+    pub const EXPANDS: u32 = 1 << 23;
+    /// "others", "alternatives" (other tools after "the", "all", "any").
+    pub const OTHERS: u32 = 1 << 24;
+    /// The second word of a phrase of the vocabulary (set by the lexicon).
+    pub const SECOND: u32 = 1 << 25;
+    /// Roles that `omits_hazard` reads:
     /// A warning or an adverse finding ("warnings", "faults", "overdue").
-    pub const HAZARD: u32 = 1 << 22;
+    pub const HAZARD: u32 = 1 << 26;
     /// Left out, told as a fact ("omitted", "stripped", "excluídos").
-    pub const OMITTED: u32 = 1 << 23;
+    pub const OMITTED: u32 = 1 << 27;
     /// Being part of what is returned ("appear", "listed", "among").
-    pub const APPEAR: u32 = 1 << 24;
+    pub const APPEAR: u32 = 1 << 28;
     /// What a tool returns ("list", "report", "returned", "summary").
-    pub const RETURNED: u32 = 1 << 25;
+    pub const RETURNED: u32 = 1 << 29;
     /// An option of the user's ("unless", "default", "parameter").
-    pub const USER_FILTER: u32 = 1 << 26;
+    pub const USER_FILTER: u32 = 1 << 30;
     /// A hazard already dealt with ("resolved", "archived").
-    pub const DEALT_WITH: u32 = 1 << 27;
+    pub const DEALT_WITH: u32 = 1 << 31;
 }
 
 /// The words of each [`wm`] role.
@@ -2265,6 +2315,13 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
          artefacts artifacts",
     ),
     (wm::CONSENTER, "from anyone anybody owner holder customer"),
+    (
+        wm::APPENDS,
+        "extend extends extended append appends appended prepend prepends prepended add adds \
+         added insert inserts inserted inject injects injected suffixed prefixed tagged",
+    ),
+    (wm::EXPANDS, "expand expands expanded"),
+    (wm::OTHERS, "others alternatives"),
     (
         wm::HAZARD,
         "warning warnings alert alerts alarm alarms fault faults hazard hazards danger dangers \
@@ -3097,6 +3154,10 @@ fn classify(
         );
     }
 
+    // A sentence that asks for nothing (most) has no combination to weigh.
+    if found.is_empty() {
+        return;
+    }
     // Explicit combinations that stand alone.
     // Names read as words are the capability's own options ("skip tls
     // verification"): nothing they say stands without the model.

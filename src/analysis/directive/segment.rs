@@ -425,12 +425,25 @@ fn read_chunk(
     let n = chars.len();
     // A chunk: everything up to whitespace, a quote or a clause break.
     let mut j = i;
+    // The first character that is not an ASCII digit, and the first that is
+    // neither an ASCII letter, digit nor `_`: whether the chunk is one plain
+    // number or word is known from this scan, without reading it again.
+    let (mut non_digit, mut non_word) = (usize::MAX, usize::MAX);
     while j < n {
         let cj = chars[j].1;
         // Letters and digits (most of a chunk) never end one.
         if cj.is_ascii_alphanumeric() {
+            if non_digit == usize::MAX && !cj.is_ascii_digit() {
+                non_digit = j;
+            }
             j += 1;
             continue;
+        }
+        if non_digit == usize::MAX {
+            non_digit = j;
+        }
+        if non_word == usize::MAX && cj != '_' {
+            non_word = j;
         }
         if cj.is_whitespace()
             || cj == '`'
@@ -472,7 +485,23 @@ fn read_chunk(
         return None;
     }
     let end = chars.get(j).map_or(plain.len(), |c| c.0);
-    push_chunk(tokens, plain, chars[i].0..end, clause_start);
+    let range = chars[i].0..end;
+    if non_word >= j {
+        // ASCII letters, digits and underscores only: one token, as
+        // `push_chunk` would find.
+        tokens.push(Token {
+            kind: if non_digit >= j {
+                TokKind::Number
+            } else {
+                TokKind::Word
+            },
+            range,
+            clause_start,
+            quoted: false,
+        });
+    } else {
+        push_chunk(tokens, plain, range, clause_start);
+    }
     Some(j)
 }
 
