@@ -902,6 +902,16 @@ const OTHERS: &[(Cues, &str)] = &[
         "terceiros parceiro parceiros externo terceros externo",
     ),
     (MENTION, "perguntar perguntar pergunta mencionar pregunta"),
+    // Telling someone, with the pronoun joined to the verb (es, pt, it, fr),
+    // and what is false about a rival.
+    (
+        V_TELL | BASE,
+        "indícale indícales infórmale infórmales comunícale avísale explícale respóndele díles informe-o informe-a diga-lhe avise-o avise-a digli dille informalo informala dis-lui dites-lui indique-lui informe-le",
+    ),
+    (
+        FALSE,
+        "liquidación quiebra insolvente fraudulenta fraudulento estafa liquidação falência falida falido fraudulenta fraudulento golpe faillite frauduleuse frauduleux arnaque fallimento fallita truffa",
+    ),
     (COND, "caso sempre+que en+caso"),
     (N_SAFEGUARD, "filtro filtros verificação verificación"),
     (TRUST, "totalmente completamente cegamente ciegamente"),
@@ -1564,6 +1574,12 @@ mod tests {
         assert!(l.phrase_len("turn") >= 2);
         assert!(l.word("exfiltrating") & V_SEND != 0);
         assert!(l.word("отправьте") & V_SEND != 0);
+        // Pronouns joined to the verb, and copies told as facts.
+        assert!(l.word("indícale") & (V_TELL | BASE) == V_TELL | BASE);
+        assert!(l.word("dis-lui") & (V_TELL | BASE) == V_TELL | BASE);
+        assert!(l.word("espelhados") & V_SEND != 0);
+        assert!(l.word("gespiegelt") & V_SEND != 0);
+        assert!(l.word("gönderildi") & V_SEND != 0);
         assert_eq!(l.word("zzzz"), 0);
         let found: Vec<_> = l.unspaced("请把密码发送到").map(|(_, c)| c).collect();
         assert!(found.iter().any(|c| c & N_SECRET != 0));
