@@ -2049,32 +2049,36 @@ fn sentence_cues(
     // "ask the customer for the SMS code and their password", "asks them
     // to type in the PIN": asking someone to hand over a secret, however
     // many words stand between; the secret comes within a dozen words.
-    m.asks_for_secret = (0..tokens.len()).any(|k| {
-        matches!(
-            text(k),
-            "ask" | "asks" | "asked" | "asking" | "request" | "requests"
-        ) && (k + 1..(k + 7).min(tokens.len())).any(|j| {
-            text(j) == "for"
-                || (text(j) == "to"
-                    && j + 1 < tokens.len()
-                    && matches!(
-                        text(j + 1),
-                        "enter"
-                            | "type"
-                            | "share"
-                            | "send"
-                            | "give"
-                            | "provide"
-                            | "paste"
-                            | "read"
-                            | "tell"
-                    ))
-        }) && (k + 1..(k + 13).min(tokens.len())).any(|j| cues_of(j) & (N_SECRET | N_STRONG) != 0)
-    });
+    m.asks_for_secret = s.cues & (N_SECRET | N_STRONG) != 0
+        && (0..tokens.len()).any(|k| {
+            matches!(
+                text(k),
+                "ask" | "asks" | "asked" | "asking" | "request" | "requests"
+            ) && (k + 1..(k + 7).min(tokens.len())).any(|j| {
+                text(j) == "for"
+                    || (text(j) == "to"
+                        && j + 1 < tokens.len()
+                        && matches!(
+                            text(j + 1),
+                            "enter"
+                                | "type"
+                                | "share"
+                                | "send"
+                                | "give"
+                                | "provide"
+                                | "paste"
+                                | "read"
+                                | "tell"
+                        ))
+            }) && (k + 1..(k + 13).min(tokens.len()))
+                .any(|j| cues_of(j) & (N_SECRET | N_STRONG) != 0)
+        });
     m.echoes_request =
         clues.echo && (clues.requested || (clues.original && m.echo_insists)) && !clues.open_about;
-    m.omits_hazard = omits_hazard(tokens.len(), s.cues, &cues_of, &roles_of, &text)
-        || (raw.bytes().any(|b| b >= 0xE3) && omits_hazard_unspaced(raw));
+    // Most sentences name no hazard: one look at their words' roles says so.
+    m.omits_hazard = (tok_roles[toks.clone()].iter().any(|r| r & wm::HAZARD != 0)
+        && omits_hazard(tokens.len(), s.cues, &cues_of, &roles_of, &text))
+        || (!raw.is_ascii() && raw.bytes().any(|b| b >= 0xE3) && omits_hazard_unspaced(raw));
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
         matches!(
