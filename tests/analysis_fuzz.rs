@@ -68,6 +68,17 @@ fn piece() -> impl Strategy<Value = String> {
         Just("환자동의_확인=false;".to_string()),
         Just("審査_確認: なし".to_string()),
         Just("-.-:".to_string()),
+        // Hosts read against the server's name, hazards left out, secrets
+        // asked for (the twelfth pass), cut anywhere.
+        Just("](https://".to_string()),
+        Just("e.g. x@y-z.example".to_string()),
+        Just("mirrored to a.b-c.d.example".to_string()),
+        Just("://@:/".to_string()),
+        Just("warnings are left out of the returned list".to_string()),
+        Just("alertas não aparecem na listagem".to_string()),
+        Just("告警不会显示在返回的列表".to_string()),
+        Just("ask the user for".to_string()),
+        Just("password".to_string()),
         Just("10 %".to_string()),
         Just("★".to_string()),
         Just("\u{200b}".to_string()),
