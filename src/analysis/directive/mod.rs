@@ -2853,7 +2853,8 @@ fn classify(
     // 8. Changing what is reported.
     // A warning or an adverse finding the tool's output leaves out, told
     // as a fact of how the tool works.
-    if m.omits_hazard && !contract.parameter {
+    let hazard_left_out = m.omits_hazard && !contract.parameter;
+    if hazard_left_out {
         push(
             AskKind::AlterOutput,
             Severity::High,
@@ -3189,7 +3190,7 @@ fn classify(
         ),
         (
             AskKind::AlterOutput,
-            (m.omits_hazard && !contract.parameter)
+            hazard_left_out
                 || (has(N_RESULT) && has(COMPARE) && (m.percent || m.than_actual))
                 || (m.reframe && m.quote)
                 // "downgrade every critical finding to low", said to the agent.

@@ -253,13 +253,7 @@ fn segment_chars(
         // is none of the breaks, quotes and symbols tested below: read the
         // chunk at once instead of asking each test first.
         if c.is_ascii_alphanumeric() {
-            match read_chunk(plain, chars, i, &mut out.tokens, clause_start) {
-                Some(next) => {
-                    clause_start = false;
-                    i = next;
-                }
-                None => i += 1,
-            }
+            i = step_chunk(plain, chars, i, &mut out.tokens, &mut clause_start);
             continue;
         }
         if hard_break(c) {
@@ -392,13 +386,7 @@ fn segment_chars(
             continue;
         }
         if c.is_alphanumeric() || matches!(c, '~' | '/' | '\\' | '.' | '_' | '@' | '$') {
-            match read_chunk(plain, chars, i, &mut out.tokens, clause_start) {
-                Some(next) => {
-                    clause_start = false;
-                    i = next;
-                }
-                None => i += 1,
-            }
+            i = step_chunk(plain, chars, i, &mut out.tokens, &mut clause_start);
             continue;
         }
         i += 1;
@@ -409,11 +397,31 @@ fn segment_chars(
     out
 }
 
+/// Reads the chunk at `i` and returns where segmenting goes on: past the
+/// chunk (which no longer opens a clause), or past one character when
+/// there was none. Inlined at both of its calls, with `read_chunk`: a call
+/// per word cost about what the fast path saves.
+#[inline(always)]
+fn step_chunk(
+    plain: &str,
+    chars: &[(usize, char)],
+    i: usize,
+    tokens: &mut Vec<Token>,
+    clause_start: &mut bool,
+) -> usize {
+    match read_chunk(plain, chars, i, tokens, *clause_start) {
+        Some(next) => {
+            *clause_start = false;
+            next
+        }
+        None => i + 1,
+    }
+}
+
 /// Reads the chunk that starts at `chars[i]` (everything up to whitespace, a
 /// quote or a clause break, without trailing punctuation) and pushes its
 /// tokens; returns the index of the character after it, or `None` when
-/// nothing is left of it. Inlined at both of its calls: a call per word
-/// cost about what the fast path saves.
+/// nothing is left of it.
 #[inline(always)]
 fn read_chunk(
     plain: &str,
