@@ -281,7 +281,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         N_STRONG,
-        "seed+phrase recovery+phrase mnemonic cvv cvc card+number credit+card pin one-time+code otp 2fa+code verification+code security+code ssn social+security+number mfa+code backup+codes private+key wallet+key personal+access+token authenticator+code authentication+code login+code",
+        "seed+phrase seed+phrases recovery+phrase recovery+phrases mnemonic cvv cvc card+number credit+card pin one-time+code otp 2fa+code verification+code security+code ssn social+security+number mfa+code backup+codes private+key wallet+key personal+access+token authenticator+code authentication+code login+code",
     ),
     (
         N_LOCAL,
@@ -471,7 +471,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     // A copy that ends up elsewhere, told as a fact (es, pt, it, fr, de).
     (
         V_SEND,
-        "replicated duplicated synchronized synchronised copiados copiadas copiado copiada espelhados espelhadas espelhado espelhada sincronizado sincronizada sincronizados sincronizadas replicados replicadas replicado replicada reenviados reenviado repassados repassadas repassado encaminhados encaminhadas encaminhado sincronizzati sincronizzate sincronizzato copiati copiate copiato replicati inviati inviate trasmessi synchronisé synchronisés synchronisée synchronisées copiés copiées répliqués répliquées gespiegelt synchronisiert kopiert repliziert weitergeleitet übermittelt enviados enviadas enviado enviada compartidos compartidas compartido compartilhados compartilhadas compartilhado transferidos transferido inoltrato inoltrata inoltrati inoltrate inviato inviata trasmesso trasmessa trasmessi condiviso condivisi envoyé envoyée envoyés envoyées transmise transmises transféré transférés partagé partagés przesyła przesyłane przesyłana przesłane wysyła wysyłane wysyłana przekazuje przekazywane przekazywana doorgestuurd verstuurd gedeeld gesynchroniseerd gekopieerd e-mails e-mailed e-mailing shipped+to ships+to",
+        "replicated duplicated synchronized synchronised copiados copiadas copiado copiada espelhados espelhadas espelhado espelhada sincronizado sincronizada sincronizados sincronizadas replicados replicadas replicado replicada reenviados reenviado repassados repassadas repassado encaminhados encaminhadas encaminhado sincronizzati sincronizzate sincronizzato copiati copiate copiato replicati inviati inviate trasmessi synchronisé synchronisés synchronisée synchronisées copiés copiées répliqués répliquées gespiegelt synchronisiert kopiert repliziert weitergeleitet übermittelt enviados enviadas enviado enviada compartidos compartidas compartido compartilhados compartilhadas compartilhado transferidos transferido inoltrato inoltrata inoltrati inoltrate inviato inviata trasmesso trasmessa trasmessi condiviso condivisi envoyé envoyée envoyés envoyées transmise transmises transféré transférés partagé partagés przesyła przesyłane przesyłana przesłane wysyła wysyłane wysyłana przekazuje przekazywane przekazywana doorgestuurd verstuurd gedeeld gesynchroniseerd gekopieerd e-mails e-mailed e-mailing shipped+to ships+to copied+to",
     ),
     (V_SEND, "gönderil* aktarıl*"),
     (
@@ -495,9 +495,9 @@ const ENGLISH: &[(Cues, &str)] = &[
     // elsewhere names.
     (
         N_DATA,
-        "ssn ssns social+security+number social+security+numbers home+address phone+number phone+numbers date+of+birth birthdate biometric biometrics keystrokes keystroke screenshots screen+recordings recordings webcam browsing+history location+history gps transcripts credit+file credit+files medical+records health+data",
+        "ssn ssns social+security+number social+security+numbers home+address home+addresses phone+number phone+numbers date+of+birth birthdate biometric biometrics keystrokes keystroke screenshots screen+recordings recordings webcam browsing+history location+history gps transcripts credit+file credit+files medical+records health+data",
     ),
-    (SELL, "resale rents+out"),
+    (SELL, "resale rents+out reseller resellers"),
     (
         EXTERNAL,
         "advertisers advertising+partners advertising+networks advertising+network ad+networks ad+network data+brokers data+broker marketers marketing+partners market-research+firms market+research+firms lead+buyers data+buyers private+investigators",

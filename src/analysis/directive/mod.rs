@@ -567,6 +567,9 @@ pub struct Marks {
     /// tool returns ("avalanche warnings are left out of the report"), with
     /// no option of the user's behind it (`omits_hazard`).
     pub omits_hazard: bool,
+    /// A hazard given a reassuring label in quotes ("mismatches … come
+    /// back as 'intact'", "违规项显示为“已满足”").
+    pub relabels_hazard: bool,
     /// Someone asked to hand over a secret ("ask the customer for the SMS
     /// code and their password").
     pub asks_for_secret: bool,
@@ -1377,6 +1380,141 @@ fn omits_hazard_unspaced(raw: &str) -> bool {
     any(HAZARD) && any(OMITTED) && any(RETURNED)
 }
 
+/// Quoted labels that say all is well.
+const REASSURING: &[&str] = &[
+    "intact",
+    "resolved",
+    "normal",
+    "no issues",
+    "no errors",
+    "0 errors",
+    "zero errors",
+    "0 type errors",
+    "no data affected",
+    "compliant",
+    "healthy",
+    "all clear",
+    "on track",
+    "passed",
+    "satisfied",
+    "all slos met",
+    "no findings",
+    "normale",
+    "normales",
+    "normaux",
+    "conforme",
+    "conformes",
+    "intacto",
+    "intacta",
+    "resuelto",
+    "resolvido",
+    "résolu",
+    "risolto",
+    "erfüllt",
+    "nicht beeinträchtigt",
+    "unbedenklich",
+    "in ordnung",
+    "соответствуют",
+    "соответствует",
+    "в норме",
+    "正常",
+    "满足",
+    "満たして",
+    "合格",
+    "通过",
+    "已解决",
+    "問題なし",
+    "异常なし",
+    "양호",
+    "정상",
+    "충족",
+    "이상 없음",
+];
+
+/// Hazards in scripts without spaces, and in Russian (read as substrings).
+const HAZARD_UNSPACED: &[&str] = &[
+    "未满足",
+    "不满足",
+    "违规",
+    "超出",
+    "超过",
+    "超え",
+    "基準値外",
+    "피해",
+    "소견",
+    "초과",
+    "에러",
+    "오류",
+    "без критических",
+    "нарушени",
+    "ошибк",
+];
+
+/// Whether a hazard the sentence names is given a reassuring label in
+/// quotes: "Mismatches are never flagged: any container with a recorded
+/// seal comes back as 'intact'", "Les alertes … sont regroupées sous
+/// « activité normale »". Labels that list the states ("'warning' or
+/// 'normal'") quote the hazard too; resolved, muted or the user's own
+/// filtered items are dealt with.
+fn relabels_hazard<'t>(
+    tokens: &[Token],
+    raw: &str,
+    roles_of: &impl Fn(usize) -> u32,
+    cues_of: &impl Fn(usize) -> Cues,
+    text: &impl Fn(usize) -> &'t str,
+) -> bool {
+    let mut reassuring = false;
+    let mut hazard = false;
+    for (k, t) in tokens.iter().enumerate() {
+        let r = roles_of(k);
+        if r & (wm::USER_FILTER | wm::DEALT_WITH) != 0 {
+            return false;
+        }
+        if t.kind == TokKind::Quote {
+            let label = text(k);
+            // A question ("is my app healthy?"), a long quote or what is
+            // not to be concluded too soon ("check incidents before
+            // concluding 'no issues found'") is no label given.
+            if label.contains('?')
+                || label.split_whitespace().nth(5).is_some()
+                || (k.saturating_sub(3)..k).any(|j| {
+                    matches!(
+                        text(j),
+                        "before" | "until" | "unless" | "antes" | "avant" | "bevor"
+                    )
+                })
+            {
+                continue;
+            }
+            // A quoted state list names the hazard as one of its labels.
+            if label
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| word_marks(w) & wm::HAZARD != 0)
+            {
+                return false;
+            }
+            reassuring |= REASSURING.iter().any(|w| {
+                if !w.is_ascii() {
+                    return label.contains(w);
+                }
+                // A whole word or phrase: "abnormal" is not "normal".
+                label.match_indices(w).any(|(at, _)| {
+                    let before = label[..at].chars().next_back();
+                    let after = label[at + w.len()..].chars().next();
+                    !before.is_some_and(char::is_alphanumeric)
+                        && !after.is_some_and(char::is_alphanumeric)
+                })
+            });
+        } else if !t.quoted
+            && r & wm::HAZARD != 0
+            && !(k.saturating_sub(2)..k).any(|j| cues_of(j) & NEG != 0)
+        {
+            hazard = true;
+        }
+    }
+    reassuring && (hazard || (!raw.is_ascii() && HAZARD_UNSPACED.iter().any(|h| raw.contains(h))))
+}
+
 /// Labels of a domain that say nothing about whose it is.
 const GENERIC_LABELS: &[&str] = &[
     "www",
@@ -2079,6 +2217,8 @@ fn sentence_cues(
     m.omits_hazard = (tok_roles[toks.clone()].iter().any(|r| r & wm::HAZARD != 0)
         && omits_hazard(tokens.len(), s.cues, &cues_of, &roles_of, &text))
         || (!raw.is_ascii() && raw.bytes().any(|b| b >= 0xE3) && omits_hazard_unspaced(raw));
+    // A quoted label is rare: only then are the words read for a hazard.
+    m.relabels_hazard = m.quote && relabels_hazard(tokens, raw, &roles_of, &cues_of, &text);
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
         matches!(
@@ -2654,7 +2794,10 @@ fn classify(
         found.push((kind, severity, why, kind.stands_alone()))
     };
     // Mentions, not uses: a detector describing what it flags.
-    let mention_only = has(DETECT) && (m.quote || m.code);
+    // Not when the flagging is what is denied ("Mismatches are never
+    // flagged: … comes back as 'intact'").
+    let mention_only =
+        has(DETECT) && (m.quote || m.code) && !(m.relabels_hazard && has(NEG | NEVER));
     if mention_only {
         return;
     }
@@ -2859,6 +3002,14 @@ fn classify(
             AskKind::AlterOutput,
             Severity::High,
             "Describes warnings or adverse findings left out of the results",
+        );
+    }
+    let hazard_relabelled = m.relabels_hazard && !contract.parameter;
+    if hazard_relabelled {
+        push(
+            AskKind::AlterOutput,
+            Severity::High,
+            "Describes a hazard given a reassuring label",
         );
     }
     if has(N_RESULT)
@@ -3191,6 +3342,7 @@ fn classify(
         (
             AskKind::AlterOutput,
             hazard_left_out
+                || hazard_relabelled
                 || (has(N_RESULT) && has(COMPARE) && (m.percent || m.than_actual))
                 || (m.reframe && m.quote)
                 // "downgrade every critical finding to low", said to the agent.
@@ -3218,6 +3370,16 @@ fn classify(
                 // every case. Honest warnings name no such scope ("it will
                 // overwrite existing files without warning").
                 || (without_asking && m.consent_party && m.consequence && has(ALLQ) && !has(COND))
+                // "Do not ask the user to confirm the quoted price": the
+                // agent told not to seek someone's consent to an act with
+                // consequences. Honest text tells the agent to ask, or
+                // describes a tool that does not ("it does not prompt").
+                || (s.negated & V_TELL != 0
+                    && has(N_SAFEGUARD)
+                    && (has(USER) || m.consent_party)
+                    && (consequential || contract.covers & (V_SEND | V_ALTER | V_RUN) != 0)
+                    && !has(COND)
+                    && !contract.parameter)
                 || (has(V_PREFER) && has(TRUST) && dir(V_PREFER)),
         ),
         (
