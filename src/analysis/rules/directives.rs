@@ -260,7 +260,9 @@ fn speaks(s: &SentenceCues, hidden: bool) -> bool {
 /// The model reports such a sentence alone only when it is very sure
 /// ([`DESCRIPTIVE_HIGH`]).
 fn describes(s: &SentenceCues, role: Role) -> bool {
-    role != Role::Name && s.cues & directive::VERBS != 0
+    // A claim that a tool is deprecated describes that tool's state, with
+    // or without a verb ("Das Tool `x` ist abgekündigt und unsicher").
+    role != Role::Name && (s.cues & directive::VERBS != 0 || s.marks.deprecated_tool)
 }
 
 /// "Samples are averaged … so that sensor noise does not appear": a change
