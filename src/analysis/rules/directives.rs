@@ -260,10 +260,23 @@ fn speaks(s: &SentenceCues, hidden: bool) -> bool {
 /// The model reports such a sentence alone only when it is very sure
 /// ([`DESCRIPTIVE_HIGH`]).
 fn describes(s: &SentenceCues, role: Role) -> bool {
-    // A claim that a tool is deprecated describes that tool's state, with
-    // or without a verb ("Das Tool `x` ist abgekündigt und unsicher").
-    role != Role::Name && (s.cues & directive::VERBS != 0 || s.marks.deprecated_tool)
+    // A sentence without a verb the lexicon knows still states something
+    // ("Das Tool `x` ist abgekündigt und unsicher", "Le total affiché
+    // inclut une marge de 12 %"), unless all it points at is the server's
+    // own tool ("同じサーバーの start_ekyc に…含まれています").
+    // Scoring is most of the analysis' cost: a verbless sentence is scored
+    // only when it is long enough to state something (five words or more;
+    // "Repository owner" and "Page number, from 1" are labels).
+    role != Role::Name
+        && (s.cues & directive::VERBS != 0
+            || s.marks.deprecated_tool
+            || (s.tokens.len() >= VERBLESS_MIN_TOKENS
+                && s.cues != 0
+                && !(s.marks.own_tool && !s.marks.foreign_tool)))
 }
+
+/// The fewest tokens of a verbless sentence the model reads.
+const VERBLESS_MIN_TOKENS: usize = 5;
 
 /// "Samples are averaged … so that sensor noise does not appear": a change
 /// whose only stated purpose is to spare the reader noise is documentation,
