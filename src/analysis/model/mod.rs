@@ -783,55 +783,10 @@ const LONGEST_FUNCTION_WORD: usize = {
     longest
 };
 
-/// A word of at most eight bytes as one number: its bytes, and its length
-/// in the top byte (so that a word with a trailing NUL byte is another key).
-const fn word_key(word: &[u8]) -> u64 {
-    let mut key = (word.len() as u64) << 56;
-    let mut i = 0;
-    while i < word.len() && i < 7 {
-        key |= (word[i] as u64) << (8 * i);
-        i += 1;
-    }
-    key
-}
-
-// A key holds seven bytes of a word: every function word fits.
-const _: () = assert!(LONGEST_FUNCTION_WORD <= 7);
-
-/// The [`word_key`] of each of [`FUNCTION_WORDS`] with the word's index,
-/// sorted by key: looked up (a binary search over numbers) for every word
-/// that has no shape cue, where hashing the word cost several times more.
-const FUNCTION_WORD_KEYS: [(u64, usize); FUNCTION_WORDS.len()] = {
-    let mut keys = [(0u64, 0usize); FUNCTION_WORDS.len()];
-    let mut i = 0;
-    while i < keys.len() {
-        keys[i] = (word_key(FUNCTION_WORDS[i].as_bytes()), i);
-        i += 1;
-    }
-    // Insertion sort: the table is built by the compiler.
-    let mut i = 1;
-    while i < keys.len() {
-        let mut j = i;
-        while j > 0 && keys[j - 1].0 > keys[j].0 {
-            let t = keys[j - 1];
-            keys[j - 1] = keys[j];
-            keys[j] = t;
-            j -= 1;
-        }
-        i += 1;
-    }
-    keys
-};
-
-/// The table's own copy of `word` if it is one of [`FUNCTION_WORDS`] (at
-/// most [`LONGEST_FUNCTION_WORD`] bytes).
-fn function_word(word: &str) -> Option<&'static str> {
-    let key = word_key(word.as_bytes());
-    FUNCTION_WORD_KEYS
-        .binary_search_by_key(&key, |&(k, _)| k)
-        .ok()
-        .map(|at| FUNCTION_WORDS[FUNCTION_WORD_KEYS[at].1])
-}
+/// [`FUNCTION_WORDS`] as a set: looked up for every word that has no
+/// shape cue.
+static FUNCTION_WORD_SET: LazyLock<crate::analysis::FastMap<&'static str, ()>> =
+    LazyLock::new(|| FUNCTION_WORDS.iter().map(|w| (*w, ())).collect());
 
 /// Cues in the order that decides a word's shape symbol.
 const SHAPE_ORDER: &[(&str, Cues)] = &[
@@ -940,7 +895,9 @@ fn shape_symbol(kind: TokKind, text: &str, cues: Cues) -> &'static [u8] {
         None if text.len() > LONGEST_FUNCTION_WORD => b"W",
         // The table's own copy of the word: the same bytes, kept for as
         // long as the symbol is.
-        None => function_word(text).map_or(b"W", str::as_bytes),
+        None => FUNCTION_WORD_SET
+            .get_key_value(text)
+            .map_or(b"W", |(w, _)| w.as_bytes()),
     }
 }
 
@@ -1298,18 +1255,6 @@ mod tests {
             .windows(n)
             .map(|w| hash(3, &[w.iter().collect::<String>().as_bytes()]))
             .collect()
-    }
-
-    #[test]
-    fn function_words_are_found_by_key_and_nothing_else_is() {
-        for w in FUNCTION_WORDS {
-            assert_eq!(function_word(w), Some(*w));
-        }
-        for w in [
-            "", "x", "th", "thee", "the\0", "\0the", "The", "a\0", "its'", "é",
-        ] {
-            assert_eq!(function_word(w), None, "{w:?}");
-        }
     }
 
     #[test]
