@@ -392,27 +392,48 @@ pub fn evidence_window(text: &str, range: Range<usize>) -> String {
     let head = text.get(..start).unwrap_or_default();
     let matched = text.get(start..end).unwrap_or_default();
     let tail = text.get(end..).unwrap_or_default();
+    // In ASCII text (most) a character is a byte: the window's ends are
+    // counted in bytes, where walking the characters found the same ones.
+    let ascii = text.is_ascii();
     // The last EVIDENCE_CONTEXT characters before the match.
-    let before_at = head
-        .char_indices()
-        .rev()
-        .take(EVIDENCE_CONTEXT)
-        .last()
-        .map_or(head.len(), |(i, _)| i);
-    let mut s = String::new();
+    let before_at = if ascii {
+        head.len().saturating_sub(EVIDENCE_CONTEXT)
+    } else {
+        head.char_indices()
+            .rev()
+            .take(EVIDENCE_CONTEXT)
+            .last()
+            .map_or(head.len(), |(i, _)| i)
+    };
+    // The `n`th character of `s`, if it has more than `n`.
+    let nth = |s: &str, n: usize| {
+        if ascii {
+            (s.len() > n).then_some(n)
+        } else {
+            s.char_indices().nth(n).map(|(i, _)| i)
+        }
+    };
+    // Room for the whole window (a character has at most four bytes), so
+    // that it is not grown piece by piece.
+    let mut s = String::with_capacity(
+        2 * '…'.len_utf8()
+            + (head.len() - before_at)
+            + matched.len().min(4 * EVIDENCE_MATCH)
+            + tail.len().min(4 * EVIDENCE_CONTEXT),
+    );
     if before_at > 0 {
         s.push('…');
     }
     s.push_str(head.get(before_at..).unwrap_or_default());
-    match matched.char_indices().nth(EVIDENCE_MATCH) {
-        Some((cut, _)) => {
+    match nth(matched, EVIDENCE_MATCH) {
+        Some(cut) => {
             s.push_str(matched.get(..cut).unwrap_or_default());
             s.push('…');
         }
         None => {
             s.push_str(matched);
-            match tail.char_indices().nth(EVIDENCE_CONTEXT) {
-                Some((cut, _)) => {
+            match nth(tail, EVIDENCE_CONTEXT) {
+                Some(cut) => {
                     s.push_str(tail.get(..cut).unwrap_or_default());
                     s.push('…');
                 }
@@ -500,6 +521,8 @@ fn decode_tags(text: &str, out: &mut Vec<Hidden>) {
     }
 }
 
+/// What [`base64_spans`] finds, as a regex: kept to check it against.
+#[cfg(test)]
 static BASE64_BLOB: LazyLock<Regex> =
     LazyLock::new(|| crate::analysis::phrases::regex(r"[A-Za-z0-9+/_-]{20,}={0,2}"));
 static HEX_BLOB: LazyLock<Regex> =
@@ -521,6 +544,46 @@ fn blob_bounds(text: &str) -> (usize, usize) {
         hex += usize::from((class & HEX_BYTE) >> 1);
     }
     (longest, hex)
+}
+
+/// The spans of `[A-Za-z0-9+/_-]{20,}={0,2}` in `text`, left to right, as
+/// the regex finds them: every run of at least 20 bytes of the base64
+/// alphabets (a match starts where such a run starts, since no earlier byte
+/// can start one, and takes all of it), with up to two `=` after it. A scan
+/// of the class table instead of the regex: long identifiers and URLs bring
+/// many texts here, and the regex's search cost more than the decoding.
+fn base64_spans(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let bytes = text.as_bytes();
+    let in_alphabet = |b: u8| BLOB_CLASS[usize::from(b)] & BASE64_BYTE != 0;
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < bytes.len() {
+            let Some(off) = bytes[at..].iter().position(|&b| in_alphabet(b)) else {
+                at = bytes.len();
+                break;
+            };
+            let start = at + off;
+            let run = bytes[start..]
+                .iter()
+                .position(|&b| !in_alphabet(b))
+                .unwrap_or(bytes.len() - start);
+            let mut end = start + run;
+            if run < 20 {
+                at = end;
+                continue;
+            }
+            // The alphabet has no `=` and every byte here is ASCII: the
+            // span ends on a character boundary.
+            end += bytes[end..]
+                .iter()
+                .take(2)
+                .take_while(|&&b| b == b'=')
+                .count();
+            at = end;
+            return Some(start..end);
+        }
+        None
+    })
 }
 
 /// Class bit of the bytes of the base64 alphabets (standard and URL-safe).
@@ -601,9 +664,9 @@ fn find_bytes(bytes: &[u8], needle: &[u8]) -> Option<usize> {
 /// Decodes base64 and hex blobs that turn out to be readable text.
 fn decode_blobs(text: &str, out: &mut Vec<Hidden>) {
     let (longest_run, hex_digits) = blob_bounds(text);
-    let base64 = (longest_run >= 20).then(|| BASE64_BLOB.find_iter(text));
-    for m in base64.into_iter().flatten() {
-        let blob = truncate(m.as_str(), MAX_BLOB);
+    let base64 = (longest_run >= 20).then(|| base64_spans(text));
+    for span in base64.into_iter().flatten() {
+        let blob = truncate(&text[span.clone()], MAX_BLOB);
         // Plain words and identifiers are not base64 even when they could
         // decode: require the mix of cases or digits that real encodings have.
         let has_lower = blob.bytes().any(|b| b.is_ascii_lowercase());
@@ -627,7 +690,7 @@ fn decode_blobs(text: &str, out: &mut Vec<Hidden>) {
             out.push(Hidden {
                 source: HiddenSource::Base64,
                 text,
-                span: m.range(),
+                span,
             });
         }
     }
@@ -699,6 +762,51 @@ fn push_reversed(text: &str, span: Range<usize>, out: &mut Vec<Hidden>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn base64_spans_are_the_matches_of_the_blob_regex() {
+        let long = "QWxsIHlvdXIgYmFzZSBhcmUgYmVsb25nIHRvIHVz";
+        let samples = [
+            String::new(),
+            "short words only".to_string(),
+            long.to_string(),
+            format!("{long}="),
+            format!("{long}=="),
+            format!("{long}==="),
+            format!("x {long}==, and {long}=\u{e9}{long}"),
+            "a".repeat(19),
+            format!("{} {}", "a".repeat(19), "b".repeat(20)),
+            format!("{}=={}", "a".repeat(25), "b".repeat(30)),
+            format!("é{}é{}", "a_-+/".repeat(5), "Z9".repeat(10)),
+            "https://example.com/some/long/path/segment_name-with-dashes?q=1".to_string(),
+            format!("{}\u{3000}{}", "k".repeat(40), "=".repeat(5)),
+        ];
+        for text in &samples {
+            let by_regex: Vec<_> = BASE64_BLOB.find_iter(text).map(|m| m.range()).collect();
+            assert_eq!(base64_spans(text).collect::<Vec<_>>(), by_regex, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn ascii_evidence_windows_equal_the_ones_counted_in_characters() {
+        // Text after the window's end is never shown: a non-ASCII character
+        // far after it sends the same window down the character path.
+        let filler = "x".repeat(300);
+        for head in ["", "ab ", &"word ".repeat(30)] {
+            for matched in ["m", &"match ".repeat(10), &"long match ".repeat(40)] {
+                for tail in ["", " t", &" tail".repeat(30)] {
+                    let ascii = format!("{head}{matched}{tail}{filler}");
+                    let mixed = format!("{ascii}é");
+                    let range = head.len()..head.len() + matched.len();
+                    assert_eq!(
+                        evidence_window(&ascii, range.clone()),
+                        evidence_window(&mixed, range),
+                        "{head:?} {matched:?} {tail:?}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn plain_text_drops_zero_width_characters_and_lowercases() {

@@ -2,8 +2,6 @@
 //! tools. Every tool and every word costs the user context on every turn and
 //! makes tool choice worse; duplicates are both.
 
-use std::collections::BTreeSet;
-
 use super::{Sink, default_severity};
 use crate::analysis::catalogue::ids;
 use crate::analysis::collect::{FieldKind, TextField};
@@ -137,22 +135,25 @@ pub fn duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot) {
     near_duplicates(sink, snapshot, threshold);
 }
 
-/// A tool's name folded to a set of words with synonyms merged and plurals dropped.
-fn folded_name(name: &str) -> BTreeSet<String> {
-    words(name)
-        .into_iter()
-        .map(|w| {
-            let w = SYNONYMS
-                .iter()
-                .find(|(from, _)| *from == w)
-                .map_or(w.clone(), |(_, to)| (*to).to_string());
-            if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
-                w[..w.len() - 1].to_string()
-            } else {
-                w
-            }
-        })
-        .collect()
+/// A tool's name folded to a set of words with synonyms merged and plurals
+/// dropped: sorted and without repeats, so that two names are the same set
+/// exactly when the vectors are equal. Each word is folded in the string
+/// `words` made for it (a tree set and a copy per word cost more than the
+/// rest of this rule on a large server).
+fn folded_name(name: &str) -> Vec<String> {
+    let mut folded = words(name);
+    for w in &mut folded {
+        if let Some((_, to)) = SYNONYMS.iter().find(|(from, _)| *from == w.as_str()) {
+            w.clear();
+            w.push_str(to);
+        }
+        if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
+            w.pop();
+        }
+    }
+    folded.sort_unstable();
+    folded.dedup();
+    folded
 }
 
 /// A description as a set of lower-case words, each kept as a 64-bit hash
@@ -190,7 +191,7 @@ fn jaccard(a: &WordSet, b: &WordSet) -> f64 {
 fn near_duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot, threshold: f64) {
     let tools = &snapshot.tools;
     let n = tools.len();
-    let names: Vec<BTreeSet<String>> = tools.iter().map(|t| folded_name(&t.name)).collect();
+    let names: Vec<Vec<String>> = tools.iter().map(|t| folded_name(&t.name)).collect();
     let keys = ahash::RandomState::new();
     // Word sets are built on first use: above the pairwise limit only tools
     // that share a folded name are ever compared.
@@ -251,9 +252,9 @@ fn near_duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot, threshold: f64) {
             }
         }
     } else {
-        let mut by_name: FastMap<&BTreeSet<String>, Vec<usize>> = FastMap::default();
+        let mut by_name: FastMap<&[String], Vec<usize>> = FastMap::default();
         for (i, n) in names.iter().enumerate() {
-            by_name.entry(n).or_default().push(i);
+            by_name.entry(n.as_slice()).or_default().push(i);
         }
         let mut candidates: Vec<(usize, usize)> = Vec::new();
         for group in by_name.values() {

@@ -71,6 +71,9 @@ thread_local! {
     /// The model's scratch space, kept between texts: scoring a sentence
     /// then allocates nothing once the buffers have grown.
     static SCRATCH: std::cell::RefCell<model::Scratch> = std::cell::RefCell::default();
+    /// The vector of each text's sentence probabilities, kept between
+    /// texts (every text that is read has one).
+    static PROBABILITIES: std::cell::Cell<Vec<f32>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// Reports each request a reading makes, and the learned model's opinion
@@ -124,28 +127,21 @@ pub fn check(
     // or one a rule read as a request (it may support it). Most sentences
     // of honest text are none of these ("Repository owner"), and scoring
     // costs most of the analysis.
-    let probabilities: Vec<f32> = SCRATCH.with_borrow_mut(|scratch| {
-        (0..reading.sentences.len())
-            .map(|i| {
-                let s = &reading.sentences[i];
-                if speaks(s, hidden)
-                    || describes(s, subject.role)
-                    || asks.iter().any(|a| a.index == i)
-                    || concealed(i)
-                {
-                    model::sentence_probability(
-                        model,
-                        &subject.text.plain,
-                        reading,
-                        i,
-                        place,
-                        scratch,
-                    )
-                } else {
-                    0.0
-                }
-            })
-            .collect()
+    let mut probabilities = PROBABILITIES.take();
+    probabilities.clear();
+    SCRATCH.with_borrow_mut(|scratch| {
+        probabilities.extend((0..reading.sentences.len()).map(|i| {
+            let s = &reading.sentences[i];
+            if speaks(s, hidden)
+                || describes(s, subject.role)
+                || asks.iter().any(|a| a.index == i)
+                || concealed(i)
+            {
+                model::sentence_probability(model, &subject.text.plain, reading, i, place, scratch)
+            } else {
+                0.0
+            }
+        }));
     });
     for ask in &asks {
         let support = probabilities.get(ask.index).copied().unwrap_or(0.0);
@@ -199,8 +195,11 @@ pub fn check(
     let best = probabilities
         .iter()
         .enumerate()
-        .max_by(|&a, &b| hot(a).cmp(&hot(b)).then(a.1.total_cmp(b.1)));
-    if let Some((index, &p)) = best {
+        .max_by(|&a, &b| hot(a).cmp(&hot(b)).then(a.1.total_cmp(b.1)))
+        .map(|(index, &p)| (index, p));
+    // The vector goes back for the next text.
+    PROBABILITIES.set(probabilities);
+    if let Some((index, p)) = best {
         let sentence = &reading.sentences[index];
         // A detector listing the attacks it detects mentions them.
         let hides = concealed(index);

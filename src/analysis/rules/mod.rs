@@ -227,6 +227,29 @@ pub struct Names {
     contracts: FastMap<String, crate::analysis::directive::Contract>,
 }
 
+/// Every tail of the snapshot's tool names (see `Names::mounted_tails`).
+/// Each tail is copied once, however many names end with it, and a name
+/// with no upper-case letter is not copied to be lower-cased.
+fn mounted_tails(snapshot: &Snapshot) -> std::collections::HashSet<String, ahash::RandomState> {
+    let mut tails = std::collections::HashSet::default();
+    for t in &snapshot.tools {
+        let name: std::borrow::Cow<'_, str> =
+            if t.name.is_ascii() && !t.name.bytes().any(|b| b.is_ascii_uppercase()) {
+                std::borrow::Cow::Borrowed(&t.name)
+            } else {
+                std::borrow::Cow::Owned(t.name.to_lowercase())
+            };
+        for (i, _) in name.match_indices(['_', '-', '.']) {
+            let tail = &name[i + 1..];
+            if (MIN_MOUNTED_TAIL..=MAX_MOUNTED_TAIL).contains(&tail.len()) && !tails.contains(tail)
+            {
+                tails.insert(tail.to_string());
+            }
+        }
+    }
+    tails
+}
+
 impl Names {
     /// Gathers the names of a snapshot and the approved servers' tools;
     /// `schema_words` are the keys and enum values of the tools' schemas,
@@ -248,18 +271,7 @@ impl Names {
                 .collect(),
             own_words: schema_words,
             server_contract: Default::default(),
-            mounted_tails: snapshot
-                .tools
-                .iter()
-                .flat_map(|t| {
-                    let name = t.name.to_lowercase();
-                    name.match_indices(['_', '-', '.'])
-                        .map(|(i, _)| &name[i + 1..])
-                        .filter(|tail| (MIN_MOUNTED_TAIL..=MAX_MOUNTED_TAIL).contains(&tail.len()))
-                        .map(str::to_string)
-                        .collect::<Vec<_>>()
-                })
-                .collect(),
+            mounted_tails: mounted_tails(snapshot),
             contracts: FastMap::default(),
         };
         let caps = snapshot

@@ -553,30 +553,58 @@ pub fn words(name: &str) -> Vec<String> {
 /// name and lower-cased in one allocation of its own size, instead of
 /// growing a string a character at a time.
 fn ascii_words(name: &str) -> Vec<String> {
-    let bytes = name.as_bytes();
     let mut out = Vec::new();
+    for_each_ascii_word(name, |w| out.push(w.to_ascii_lowercase()));
+    out
+}
+
+/// Calls `f` with each word of an ASCII name, as [`ascii_words`] cuts it,
+/// not yet lower-cased.
+fn for_each_ascii_word<'n>(name: &'n str, mut f: impl FnMut(&'n str)) {
+    let bytes = name.as_bytes();
     // Where the current word starts; it is empty while `start == i`.
     let mut start = 0;
     let mut prev_lower = false;
     for (i, &c) in bytes.iter().enumerate() {
         if matches!(c, b'_' | b'-' | b'.' | b' ' | b'/') {
             if i > start {
-                out.push(name[start..i].to_ascii_lowercase());
+                f(&name[start..i]);
             }
             start = i + 1;
             prev_lower = false;
             continue;
         }
         if c.is_ascii_uppercase() && prev_lower && i > start {
-            out.push(name[start..i].to_ascii_lowercase());
+            f(&name[start..i]);
             start = i;
         }
         prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
     }
     if bytes.len() > start {
-        out.push(name[start..].to_ascii_lowercase());
+        f(&name[start..]);
     }
-    out
+}
+
+/// Whether the lower-cased `word` is one of `list` (lower-case ASCII
+/// words): for ASCII, compared without making the lower-cased copy.
+fn lowered_in(word: &str, list: &[&str]) -> bool {
+    if word.is_ascii() {
+        list.iter().any(|l| l.eq_ignore_ascii_case(word))
+    } else {
+        list.contains(&word.to_lowercase().as_str())
+    }
+}
+
+/// Whether any of [`words`] of `name` is one of [`VERBS`]. Asked of every
+/// tool; an ASCII name's words are compared where they stand, without a
+/// vector of lower-cased copies.
+fn has_verb_word(name: &str) -> bool {
+    if !name.is_ascii() {
+        return words(name).iter().any(|x| VERBS.contains(&x.as_str()));
+    }
+    let mut found = false;
+    for_each_ascii_word(name, |w| found = found || lowered_in(w, VERBS));
+    found
 }
 
 /// Naming style of one name, when it has one.
@@ -647,13 +675,20 @@ fn skeleton_of(s: &str) -> String {
     });
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
-        out.push_str(&ASCII_PROTOTYPES[usize::from(b)]);
+        match ASCII_PROTOTYPES[usize::from(b)].as_str() {
+            // Most characters are their own prototype: pushed as a byte,
+            // not copied as a string.
+            one if one.len() == 1 => out.push(char::from(one.as_bytes()[0])),
+            more => out.push_str(more),
+        }
     }
-    if !out.is_ascii() {
-        use unicode_normalization::UnicodeNormalization;
-        out = out.nfd().collect();
+    if out.is_ascii() {
+        // `to_lowercase` of ASCII, in place instead of into a new string.
+        out.make_ascii_lowercase();
+        return out;
     }
-    out.to_lowercase()
+    use unicode_normalization::UnicodeNormalization;
+    out.nfd().collect::<String>().to_lowercase()
 }
 
 /// Impersonation and conflict rules.
@@ -934,12 +969,10 @@ pub fn quality(sink: &mut Sink<'_>, snapshot: &Snapshot) {
             );
         }
         styles.extend(style(name));
-        let w = words(name);
         let stem = name
             .trim_end_matches(|c: char| c.is_ascii_digit())
-            .trim_end_matches(['_', '-'])
-            .to_lowercase();
-        if GENERIC_NAMES.contains(&stem.as_str()) {
+            .trim_end_matches(['_', '-']);
+        if lowered_in(stem, GENERIC_NAMES) {
             sink.add(
                 ids::QLT_GENERIC,
                 default_severity(ids::QLT_GENERIC),
@@ -948,7 +981,7 @@ pub fn quality(sink: &mut Sink<'_>, snapshot: &Snapshot) {
                 "Generic name that does not say what the tool does".into(),
                 visible(name),
             );
-        } else if !w.iter().any(|x| VERBS.contains(&x.as_str())) {
+        } else if !has_verb_word(name) {
             sink.add(
                 ids::QLT_VERB_NOUN,
                 default_severity(ids::QLT_VERB_NOUN),
@@ -1063,6 +1096,32 @@ mod tests {
         assert_eq!(words("__a__Bc--dE9f/"), ["a", "bc", "d", "e9f"]);
         assert_eq!(words("x1Y"), ["x1", "y"]);
         assert!(words("_-. /").is_empty());
+    }
+
+    #[test]
+    fn verb_and_generic_lists_are_lower_case_ascii_so_ascii_words_compare_blind_to_case() {
+        for w in VERBS.iter().chain(GENERIC_NAMES) {
+            assert!(
+                w.is_ascii() && !w.bytes().any(|b| b.is_ascii_uppercase()),
+                "{w}"
+            );
+        }
+        for name in [
+            "getUserName",
+            "Search_Files",
+            "ÉtatGet_x",
+            "ÉtatXyz",
+            "fooBar",
+            "LIST-all",
+            "x1Y",
+            "",
+            "\u{212a}ill",
+        ] {
+            let by_words = words(name).iter().any(|x| VERBS.contains(&x.as_str()));
+            assert_eq!(has_verb_word(name), by_words, "{name}");
+        }
+        assert!(lowered_in("Process", GENERIC_NAMES));
+        assert!(!lowered_in("processes", GENERIC_NAMES));
     }
 
     #[test]
