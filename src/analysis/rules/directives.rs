@@ -265,13 +265,14 @@ fn describes(s: &SentenceCues, role: Role) -> bool {
     // own tool ("同じサーバーの start_ekyc に…含まれています").
     // Scoring is most of the analysis' cost: a verbless sentence is scored
     // only when it is long enough to state something (five words or more;
-    // "Repository owner" and "Page number, from 1" are labels).
+    // "Repository owner" and "Page number, from 1" are labels) and has a
+    // word the lexicon knows.
     role != Role::Name
         && (s.cues & directive::VERBS != 0
             || s.marks.deprecated_tool
             || (s.tokens.len() >= VERBLESS_MIN_TOKENS
                 && s.cues != 0
-                && !(s.marks.own_tool && !s.marks.foreign_tool)))
+                && (s.marks.foreign_tool || !s.marks.own_tool)))
 }
 
 /// The fewest tokens of a verbless sentence the model reads.
