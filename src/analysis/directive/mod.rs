@@ -1282,10 +1282,7 @@ fn omits_hazard<'t>(
         if r & wm::USER_FILTER != 0 || t.contains('_') {
             return false;
         }
-        if r & wm::HAZARD != 0
-            && !(k.saturating_sub(2)..k)
-                .any(|j| cues_of(j) & NEG != 0 || roles_of(j) & wm::DEALT_WITH != 0)
-        {
+        if live_hazard(k, r, cues_of, roles_of) {
             hazard = true;
         }
         if r & wm::OMITTED != 0
@@ -1305,6 +1302,20 @@ fn omits_hazard<'t>(
         }
     }
     hazard && omitted && result
+}
+
+/// Whether word `k` (with roles `r`) names a hazard that is still live:
+/// not negated ("no alarms") and not settled ("resolved alerts") by one of
+/// the two words before it.
+fn live_hazard(
+    k: usize,
+    r: u32,
+    cues_of: &impl Fn(usize) -> Cues,
+    roles_of: &impl Fn(usize) -> u32,
+) -> bool {
+    r & wm::HAZARD != 0
+        && !(k.saturating_sub(2)..k)
+            .any(|j| cues_of(j) & NEG != 0 || roles_of(j) & wm::DEALT_WITH != 0)
 }
 
 /// [`omits_hazard`] for scripts without spaces (Chinese, Japanese, Korean),
@@ -1505,10 +1516,7 @@ fn relabels_hazard<'t>(
                         && !after.is_some_and(char::is_alphanumeric)
                 })
             });
-        } else if !t.quoted
-            && r & wm::HAZARD != 0
-            && !(k.saturating_sub(2)..k).any(|j| cues_of(j) & NEG != 0)
-        {
+        } else if !t.quoted && live_hazard(k, r, cues_of, roles_of) {
             hazard = true;
         }
     }
