@@ -502,6 +502,10 @@ const ENGLISH: &[(Cues, &str)] = &[
         EXTERNAL,
         "advertisers advertising+partners advertising+networks advertising+network ad+networks ad+network data+brokers data+broker marketers marketing+partners market-research+firms market+research+firms lead+buyers data+buyers private+investigators",
     ),
+    (
+        PARTY,
+        "marketers lead+buyers data+buyers private+investigators hedge+funds",
+    ),
 ];
 
 /// Other languages with spaces between words: the cues that matter most.
@@ -678,8 +682,9 @@ const OTHERS: &[(Cues, &str)] = &[
     (V_READ | BASE, "lis lisez ouvre ouvrez collecte récupère"),
     (
         V_TELL | BASE,
-        "dis dites informe informez réponds répondez préviens annonce",
+        "dis dites informe informez réponds répondez préviens annonce annoncez",
     ),
+    (V_CALL | BASE, "appelez invoquez"),
     (V_HIDE | BASE, "cachez dissimule omets"),
     (SOLICIT, "demander réclamer"),
     (
@@ -755,6 +760,12 @@ const OTHERS: &[(Cues, &str)] = &[
         V_DISABLE | BASE,
         "schalte abschalten ausschalten deaktivieren überspringen",
     ),
+    (
+        V_DISABLE,
+        "übersprungen überspringt umgangen deaktiviert abgeschaltet ausgeschaltet",
+    ),
+    (V_SEND, "abschicken absenden"),
+    (REGARDLESS, "trotzdem dennoch"),
     (V_PREFER | BASE | TRUST, "vertraue"),
     (TRUST, "vollständig blind uneingeschränkt bedingungslos"),
     (V_READ | BASE, "lade auslesen"),
@@ -834,6 +845,8 @@ const OTHERS: &[(Cues, &str)] = &[
     (V_SEND | BASE, "encaminhe repasse transmita carregue"),
     (V_SEND, "repassa encaminha reenvia"),
     (V_TELL | BASE, "fale comunique mencione explique"),
+    (V_TELL | DISCLOSE, "comentar mencionar"),
+    (V_PUT, "inclui incluem adiciona adicionam anexa"),
     (
         V_ALTER | BASE,
         "troque substitua coloque defina aumente diminua reduza acrescente mude arredonde pon",
@@ -928,6 +941,16 @@ const OTHERS: &[(Cues, &str)] = &[
     (
         EXTERNAL,
         "werbenetzwerke werbepartner werbekunden datenhändler drittanbieter anunciantes publicitarios publicitários annonceurs publicitaires inserzionisti pengiklan reklamverenler adverteerders reklamodawcy",
+    ),
+    // Parties that put what they are handed to their own use, and the
+    // passive forms that say something is handed on.
+    (
+        PARTY,
+        "werbenetzwerke werbepartner werbepartnern werbekunden werbetreibende datenhändler datenhändlern adresshändler adresshändlern marktforschungsinstitute marktforschungsinstituten anunciantes socios+publicitarios corredores+de+datos parceiros+de+publicidade parceiros+publicitários corretores+de+dados annonceurs partenaires+publicitaires courtiers+en+données régies+publicitaires inserzionisti partner+pubblicitari broker+di+dati pengiklan mitra+iklan reklamverenler reklamverenlere adverteerders reklamodawcy reklamodawcom partnerów+reklamowych partnerom+reklamowym",
+    ),
+    (
+        V_SEND,
+        "weitergegeben weitergeleitet compartilhados compartilhadas repassados comparte comparten compartidos cedidos partagées partagés transmises condivisi condivise ceduti przekazywane doorgestuurd",
     ),
     (
         N_DATA,
@@ -1091,6 +1114,9 @@ const STEMS: &[(Cues, &str)] = &[
     // Selling personal data, and to whom: Russian and Korean stems.
     (SELL, "прода* 판매* 팔아*"),
     (EXTERNAL, "рекламодател* рекламн* 광고*"),
+    (PARTY, "рекламодател* 광고주* 데이터브로커*"),
+    (V_SEND, "переда*"),
+    (V_CALL, "wywołuje*"),
     (N_DATA, "местоположени* 주소* 위치* 전화번호*"),
     // Italian, Turkish, Polish, Indonesian, Vietnamese, Arabic and Hindi: the
     // core of a request (address, obligation, the verbs of each kind, the
@@ -1296,6 +1322,11 @@ const UNSPACED: &[(Cues, &str)] = &[
         EXTERNAL,
         "广告公司 广告商 广告主 广告合作伙伴 広告会社 広告主 広告ネットワーク データブローカー 数据经纪",
     ),
+    (
+        PARTY,
+        "广告公司 广告商 广告主 广告合作伙伴 広告会社 広告主 広告ネットワーク データブローカー 数据经纪 数据公司",
+    ),
+    (V_SEND, "提供给 提供給 へ提供 に提供"),
     (
         N_DATA,
         "位置信息 地址 电话号码 住所 電話番号 位置情報 录音 録音",

@@ -573,6 +573,8 @@ pub struct Marks {
     /// Someone asked to hand over a secret ("ask the customer for the SMS
     /// code and their password").
     pub asks_for_secret: bool,
+    /// A `name=value` assignment in prose ("with suppress_alerts=true").
+    pub assigns: bool,
 }
 
 /// The cues of one sentence.
@@ -693,6 +695,79 @@ impl SentenceCues {
             && self.directed == 0
             && !self.negated_disclosure
             && !(m.names_a_target() || m.without_asking)
+    }
+}
+
+impl SentenceCues {
+    /// Whether the sentence only holds the agent back from an ordinary act
+    /// ("the assistant should not suggest overrides", "das kann der
+    /// Assistent nicht ändern", "l'agent ne doit pas proposer de les
+    /// lancer"): it speaks to the agent, is negated, asks for nothing in the
+    /// positive, and names nothing a restraint used as a weapon needs —
+    /// the user, silence or a fixed reply, a safeguard, money, hiding,
+    /// another party or tool, a destination, a command, a secret. Careful
+    /// honest text is full of these; the learned model alone does not
+    /// report such a sentence at high.
+    pub fn holds_back(&self) -> bool {
+        let m = &self.marks;
+        let weapon = N_SAFEGUARD
+            | N_SECRET
+            | N_STRONG
+            | PHISH
+            | SOLICIT
+            | DISCLOSE
+            | V_TELL
+            | V_REPORT
+            | V_HIDE
+            | V_IGNORE
+            | V_PREFER
+            | V_CALL
+            | V_SEND
+            | V_RUN
+            | V_CONTACT
+            | N_INSTR
+            | AUTO
+            | EXTERNAL
+            | PARTY
+            | SELL
+            | PROMO
+            | HYPE
+            | DEPREC
+            | FALSE
+            | DANGER
+            | TRUST
+            | COMPETITOR
+            | N_ALT
+            | OMIT
+            | STOP
+            | OVERRIDE_USER
+            | REGARDLESS
+            // The user or a condition on them: what is held back from the
+            // user ("und fragt nicht", "sem avisar o usuário"), or a trigger.
+            | USER
+            | COND
+            | ONLY
+            | MONEY;
+        // The negation holds back a verb or an obligation ("should not",
+        // "kann … nicht ändern", "never"), not a noun ("no campo", "without
+        // the tag").
+        let negates_an_act = self.cues & NEVER != 0
+            || self.negated != 0
+            || self.neg_imperative
+            || self.cues & MODAL != 0;
+        self.cues & (NEG | NEVER) != 0
+            && negates_an_act
+            && self.cues & (AGENT | YOU) != 0
+            && self.cues & weapon == 0
+            && self.directed & !self.negated == 0
+            && !self.negated_disclosure
+            && !(m.names_a_target()
+                || m.without_asking
+                || m.quote
+                || m.long_number
+                || m.percent
+                || m.code
+                || m.assigns)
     }
 }
 
@@ -1765,6 +1840,7 @@ fn sentence_cues(
             }
             TokKind::Percent => m.percent = true,
             TokKind::Assign => {
+                m.assigns = true;
                 let (key, value) = tx.split_once('=').unwrap_or((tx, ""));
                 if assignment_disables(key, value) {
                     m.safeguard_off = true;
@@ -2256,6 +2332,9 @@ fn assignment_disables(key: &str, value: &str) -> bool {
         "skip",
         "bypass",
         "disable",
+        "suppress",
+        "mute",
+        "silence",
         "no_",
         "no-",
         "insecure",
@@ -3174,6 +3253,14 @@ fn classify(
     }
 
     // 11. A harmful purpose stated as a feature.
+    // Whatever a tool hands to advertisers, data brokers or lead buyers
+    // ("an ausgewählte Werbepartner weitergegeben", "передаются
+    // рекламодателям") is put to their use, whatever it is: honest tools
+    // name such parties only to say they share nothing with them.
+    let handed_to_party = has(PARTY)
+        && has(V_SEND | SELL)
+        && s.negated & (V_SEND | SELL) == 0
+        && !has(NEG | NEVER | COND | DETECT | EXAMPLE);
     let takes = has(V_COLLECT | SELL) || (has(V_SEND | V_STORE) && has(EXTERNAL | ALSO | PARTY));
     let secretish = has(N_SECRET | N_STRONG | N_CONVO)
         || m.secret_path
@@ -3185,7 +3272,8 @@ fn classify(
         || (has(SELL) && has(EXTERNAL))
         // Data handed to a party that puts it to its own use ("shared with
         // our advertising network", "uploaded to the training bucket").
-        || (has(PARTY) && has(N_DATA | N_LOCAL | N_SECRET | N_CONVO | N_STRONG));
+        || (has(PARTY) && has(N_DATA | N_LOCAL | N_SECRET | N_CONVO | N_STRONG))
+        || handed_to_party;
     let away = has(EXTERNAL | PARTY) || destination || (has(V_COLLECT) && has(V_SEND)) || has(SELL);
     if takes && secretish && away && s.negated & (V_COLLECT | V_SEND) == 0 && !has(NEG | NEVER) {
         let own_store = contract.secret_store && !has(EXTERNAL) && !destination;
@@ -3393,6 +3481,7 @@ fn classify(
         (
             AskKind::SelfDeclared,
             copies_away
+                || handed_to_party
                 || (has(V_COLLECT) && has(V_SEND) && has(N_SECRET | N_STRONG | N_CONVO))
                 || (has(SELL) && has(EXTERNAL)),
         ),

@@ -210,7 +210,12 @@ pub fn check(
                 && !spares_noise(sentence)))
             && !reading.lists_detections(sentence);
         let threshold = if hides { model.medium } else { model.high };
-        let severity = if p >= threshold && alone && !sentence.protective() && !sentence.restrains()
+        let severity = if p >= threshold
+            && alone
+            && !sentence.protective()
+            && !sentence.restrains()
+            // A concealed sentence is no careful restraint.
+            && (hides || !sentence.holds_back())
         {
             Severity::High
         } else if p >= model.medium {
