@@ -1018,6 +1018,22 @@ const SECRET_PATH_PARTS: &[&str] = &[
     "token",
 ];
 
+/// Whether a path or code span names a secret location (holds any of
+/// [`SECRET_PATH_PARTS`]). Asked of every path and code token: one
+/// automaton walk instead of a substring searcher built for each part; a
+/// DFA without a prefilter, whose set-up costs more than the walk over a
+/// short token.
+fn has_secret_path_part(text: &str) -> bool {
+    static PARTS: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .prefilter(false)
+            .build(SECRET_PATH_PARTS)
+            .expect("secret path parts build")
+    });
+    PARTS.is_match(text)
+}
+
 /// First words of shell commands.
 const SHELL_WORDS: &[&str] = &[
     "sudo",
@@ -1579,23 +1595,38 @@ fn relabels_hazard<'t>(
             {
                 return false;
             }
-            reassuring |= REASSURING.iter().any(|w| {
-                if !w.is_ascii() {
-                    return label.contains(w);
-                }
-                // A whole word or phrase: "abnormal" is not "normal".
-                label.match_indices(w).any(|(at, _)| {
-                    let before = label[..at].chars().next_back();
-                    let after = label[at + w.len()..].chars().next();
-                    !before.is_some_and(char::is_alphanumeric)
-                        && !after.is_some_and(char::is_alphanumeric)
-                })
-            });
+            reassuring |= holds_reassuring(label)
+                && REASSURING.iter().any(|w| {
+                    if !w.is_ascii() {
+                        return label.contains(w);
+                    }
+                    // A whole word or phrase: "abnormal" is not "normal".
+                    label.match_indices(w).any(|(at, _)| {
+                        let before = label[..at].chars().next_back();
+                        let after = label[at + w.len()..].chars().next();
+                        !before.is_some_and(char::is_alphanumeric)
+                            && !after.is_some_and(char::is_alphanumeric)
+                    })
+                });
         } else if !t.quoted && live_hazard(k, r, cues_of, roles_of) {
             hazard = true;
         }
     }
     reassuring && (hazard || (!raw.is_ascii() && HAZARD_UNSPACED.iter().any(|h| raw.contains(h))))
+}
+
+/// Whether any of [`REASSURING`] occurs in a quoted label at all, as a
+/// word or not: most labels hold none, and then none is searched for one by
+/// one (a substring searcher built for each of them cost more than the rest
+/// of the sentence's reading of its quotes).
+fn holds_reassuring(label: &str) -> bool {
+    static WORDS: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .build(REASSURING)
+            .expect("reassuring labels build")
+    });
+    WORDS.is_match(label)
 }
 
 /// Labels of a domain that say nothing about whose it is.
@@ -1796,7 +1827,7 @@ fn sentence_cues(
             TokKind::Ip => m.ip = true,
             TokKind::Path => {
                 m.path = true;
-                if SECRET_PATH_PARTS.iter().any(|p| tx.contains(p)) {
+                if has_secret_path_part(tx) {
                     m.secret_path = true;
                 }
             }
@@ -1805,9 +1836,7 @@ fn sentence_cues(
                 if shell_like(tx) {
                     m.shell_code = true;
                 }
-                if SECRET_PATH_PARTS.iter().any(|p| tx.contains(p))
-                    && (tx.contains('/') || tx.starts_with('.'))
-                {
+                if has_secret_path_part(tx) && (tx.contains('/') || tx.starts_with('.')) {
                     m.secret_path = true;
                 }
                 for part in tx.split([' ', ',', ';', '&']) {
@@ -2050,7 +2079,10 @@ fn sentence_cues(
                 (after_this
                     && (w == "server's"
                         || (j > k && matches!(w, "server" | "serveur" | "servidor"))))
+                    // (Every such phrase is non-ASCII: an ASCII word is
+                    // not searched for them.)
                     || (j < k
+                        && !w.is_ascii()
                         && ["本服务器", "同一服务器", "このサーバー", "同じサーバー"]
                             .iter()
                             .any(|s| w.contains(s)))
