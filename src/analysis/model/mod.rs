@@ -969,7 +969,7 @@ struct Shapes {
     other_word: u8,
     /// The symbol of each of [`FUNCTION_WORDS`]: looked up for every word
     /// that has no shape cue.
-    function_words: crate::analysis::FastMap<&'static str, u8>,
+    function_words: crate::analysis::WordMap<&'static str, u8>,
     /// `hash(12, &[quoted, a])`, at `[quoted][a]`.
     alone: [Vec<u32>; 2],
     /// `hash(13, &[a, b])`, at `a * n + b` (`n` symbols).
