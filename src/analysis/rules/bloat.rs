@@ -143,9 +143,11 @@ pub fn duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot) {
 /// equal. The words are folded one after another in one buffer: a string
 /// per word cost more than the rest of this rule on a large server.
 fn folded_name(name: &str) -> String {
-    let mut buf = String::new();
+    // The folded words take about the name's bytes; a name has a few words
+    // (both sizes only spare growing the buffers word by word).
+    let mut buf = String::with_capacity(name.len() + 8);
     // Where each folded word lies in `buf`.
-    let mut spans: Vec<Range<usize>> = Vec::new();
+    let mut spans: Vec<Range<usize>> = Vec::with_capacity(8);
     let mut fold = |buf: &mut String, start: usize| {
         if let Some((_, to)) = SYNONYMS.iter().find(|(from, _)| *from == &buf[start..]) {
             buf.truncate(start);
