@@ -1053,7 +1053,10 @@ impl Matches {
                     }
                 }
             }
-            let mut out = compiled.always.clone();
+            // Sized for every candidate at once: grown by pushes, it was
+            // reallocated for most texts.
+            let mut out = Vec::with_capacity(compiled.always.len() + s.touched.len());
+            out.extend_from_slice(&compiled.always);
             for &i in &s.touched {
                 let need = compiled.needs[i];
                 let ends_ordered = need & (PREFIX | SUFFIX) != PREFIX | SUFFIX

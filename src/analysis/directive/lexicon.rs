@@ -19,7 +19,7 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, Anchored, Input, MatchKind};
 
-use crate::analysis::FastMap;
+use crate::analysis::WordMap;
 
 /// A set of cues, one bit each.
 pub type Cues = u128;
@@ -1353,7 +1353,7 @@ pub struct Lexicon {
     /// Whole words and phrases (phrases keyed with single spaces), and the
     /// first words of phrases: one map, so that reading a word looks it up
     /// once for both.
-    words: FastMap<&'static str, Entry>,
+    words: WordMap<&'static str, Entry>,
     /// Stems, matched anchored at a word's start, longest first.
     stems: AhoCorasick,
     stem_cues: Vec<Cues>,
@@ -1371,8 +1371,8 @@ pub static LEXICON: LazyLock<Lexicon> = LazyLock::new(Lexicon::build);
 
 impl Lexicon {
     fn build() -> Lexicon {
-        let mut words: FastMap<&'static str, Entry> = FastMap::default();
-        let list = |words: &mut FastMap<&'static str, Entry>, key: &'static str, cues: Cues| {
+        let mut words: WordMap<&'static str, Entry> = WordMap::default();
+        let list = |words: &mut WordMap<&'static str, Entry>, key: &'static str, cues: Cues| {
             let entry = words.entry(key).or_default();
             entry.cues |= cues;
             entry.listed = true;

@@ -486,21 +486,34 @@ pub struct Place<'a> {
     pub asks: &'a [Ask],
 }
 
+/// The placeholders tokens that are not words stand for in word features.
+const CLASS_NAMES: [&str; 11] = [
+    "<url>", "<email>", "<host>", "<ip>", "<path>", "<code>", "<ident>", "<quote>", "<num>",
+    "<pct>", "<assign>",
+];
+
 /// The placeholder a token stands for in word features, if it is not a word.
 fn token_class(kind: TokKind, text: &str) -> Option<&'static str> {
+    token_class_index(kind, text).map(|i| CLASS_NAMES[i])
+}
+
+/// The index in [`CLASS_NAMES`] of a token's placeholder, if it is not a
+/// word.
+#[inline]
+fn token_class_index(kind: TokKind, text: &str) -> Option<usize> {
     Some(match kind {
         TokKind::Word => return None,
-        TokKind::Url => "<url>",
-        TokKind::Email => "<email>",
-        TokKind::Host => "<host>",
-        TokKind::Ip => "<ip>",
-        TokKind::Path => "<path>",
-        TokKind::Code if text.contains(' ') => "<code>",
-        TokKind::Code => "<ident>",
-        TokKind::Quote => "<quote>",
-        TokKind::Number => "<num>",
-        TokKind::Percent => "<pct>",
-        TokKind::Assign => "<assign>",
+        TokKind::Url => 0,
+        TokKind::Email => 1,
+        TokKind::Host => 2,
+        TokKind::Ip => 3,
+        TokKind::Path => 4,
+        TokKind::Code if text.contains(' ') => 5,
+        TokKind::Code => 6,
+        TokKind::Quote => 7,
+        TokKind::Number => 8,
+        TokKind::Percent => 9,
+        TokKind::Assign => 10,
         TokKind::Symbol => return None,
     })
 }
@@ -581,9 +594,9 @@ pub struct TokenFeatures {
     /// previous token that is not a quote), or `None` for a quote token,
     /// which neither pairs nor becomes the previous word.
     pair: Vec<Option<u32>>,
-    /// Per token: its shape symbol, and its shape pair and triple with the
-    /// symbols before it in the run.
-    symbol: Vec<&'static [u8]>,
+    /// Per token: its shape symbol (an index in [`SHAPES`]), and its shape
+    /// pair and triple with the symbols before it in the run.
+    symbol: Vec<u8>,
     shape_pair: Vec<u32>,
     shape_triple: Vec<u32>,
     /// Features of the sentence as a whole: cues and requests.
@@ -677,7 +690,8 @@ impl TokenFeatures {
         self.sentence.clear();
         let tokens = reading.seg.tokens.get(range.clone()).unwrap_or_default();
         let mut prev: &[u8] = b"<s>";
-        let mut shape: [&'static [u8]; 3] = [b"<s>", b"<s>", b"<s>"];
+        let shapes = &*SHAPES;
+        let mut shape = [Shapes::START; 3];
         for (k, t) in tokens.iter().enumerate() {
             let text = &plain[t.range.clone()];
             let word = word_of(t, text);
@@ -701,13 +715,13 @@ impl TokenFeatures {
                 }
             }
             if families & FAMILY_SHAPE != 0 {
-                let symbol = shape_symbol(t.kind, text, reading.tok_cues[range.start + k]);
+                let symbol = shapes.symbol(t.kind, text, reading.tok_cues[range.start + k]);
                 shape = [shape[1], shape[2], symbol];
-                self.own.push(hash(12, &[quoted, symbol]));
+                self.own.push(shapes.alone(t.quoted, symbol));
                 self.symbol.push(symbol);
-                self.shape_pair.push(hash(13, &[shape[1], shape[2]]));
+                self.shape_pair.push(shapes.pair(shape[1], shape[2]));
                 self.shape_triple
-                    .push(hash(14, &[shape[0], shape[1], shape[2]]));
+                    .push(shapes.triple(shape[0], shape[1], shape[2]));
             }
             self.own_end.push(self.own.len());
         }
@@ -769,17 +783,19 @@ impl TokenFeatures {
             self.gathered.insert(hash(2, &[prev, b"</s>"]));
         }
         if families & FAMILY_SHAPE != 0 {
+            let shapes = &*SHAPES;
+            const START: u8 = Shapes::START;
             for k in a..b {
                 let here = self.symbol[k];
                 match k - a {
                     0 => {
-                        self.gathered.insert(hash(13, &[b"<s>", here]));
-                        self.gathered.insert(hash(14, &[b"<s>", b"<s>", here]));
+                        self.gathered.insert(shapes.pair(START, here));
+                        self.gathered.insert(shapes.triple(START, START, here));
                     }
                     1 => {
                         self.gathered.insert(self.shape_pair[k]);
                         self.gathered
-                            .insert(hash(14, &[b"<s>", self.symbol[k - 1], here]));
+                            .insert(shapes.triple(START, self.symbol[k - 1], here));
                     }
                     _ => {
                         self.gathered.insert(self.shape_pair[k]);
@@ -847,11 +863,6 @@ const LONGEST_FUNCTION_WORD: usize = {
     }
     longest
 };
-
-/// [`FUNCTION_WORDS`] as a set: looked up for every word that has no
-/// shape cue.
-static FUNCTION_WORD_SET: LazyLock<crate::analysis::FastMap<&'static str, ()>> =
-    LazyLock::new(|| FUNCTION_WORDS.iter().map(|w| (*w, ())).collect());
 
 /// Cues in the order that decides a word's shape symbol.
 const SHAPE_ORDER: &[(&str, Cues)] = &[
@@ -937,34 +948,157 @@ fn verb_symbol(name: &str) -> &'static [u8] {
     }
 }
 
-/// A token's symbol in the sentence's *shape*: the family of its strongest
+/// Every shape symbol, numbered, with the hashes of the shape n-grams
+/// (`hash(12..=14, …)`) over them worked out ahead: a sentence's shape
+/// n-grams are looked up instead of hashed byte by byte for every token.
+///
+/// A token's symbol in the sentence's *shape* is the family of its strongest
 /// cue ("must also be submitted to <url>" → `MODAL ALSO BE SEND to <url>`),
 /// closed-class words kept, other words `W`. N-grams (one to three) of
 /// shapes carry the structure of a request across topics and, through the
 /// vocabulary, across languages.
-fn shape_symbol(kind: TokKind, text: &str, cues: Cues) -> &'static [u8] {
-    if let Some(class) = token_class(kind, text) {
-        return class.as_bytes();
+struct Shapes {
+    /// The bytes of each symbol, at its number; [`Shapes::START`] is `<s>`.
+    names: Vec<&'static [u8]>,
+    /// The symbol of each of [`CLASS_NAMES`].
+    classes: [u8; CLASS_NAMES.len()],
+    /// Per entry of [`SHAPE_ORDER`]: its symbol, and its symbol in the
+    /// base form of a verb family ([`verb_symbol`]).
+    order: Vec<(u8, u8)>,
+    /// The symbol `W`.
+    other_word: u8,
+    /// The symbol of each of [`FUNCTION_WORDS`]: looked up for every word
+    /// that has no shape cue.
+    function_words: crate::analysis::WordMap<&'static str, u8>,
+    /// `hash(12, &[quoted, a])`, at `[quoted][a]`.
+    alone: [Vec<u32>; 2],
+    /// `hash(13, &[a, b])`, at `a * n + b` (`n` symbols).
+    pair: Vec<u32>,
+    /// The FNV-1a state of `hash(14, &[a, b, c])` before `c`'s bytes, at
+    /// `a * n + b` (the triples of all symbols would take megabytes).
+    triple_start: Vec<u64>,
+}
+
+/// The [`Shapes`] of [`SHAPE_ORDER`], [`CLASS_NAMES`] and [`FUNCTION_WORDS`].
+static SHAPES: LazyLock<Shapes> = LazyLock::new(Shapes::new);
+
+impl Shapes {
+    /// The symbol `<s>` before the first token.
+    const START: u8 = 0;
+
+    fn new() -> Shapes {
+        let mut names: Vec<&'static [u8]> = vec![b"<s>"];
+        let mut number = |bytes: &'static [u8]| -> u8 {
+            let at = names.iter().position(|n| *n == bytes).unwrap_or_else(|| {
+                names.push(bytes);
+                names.len() - 1
+            });
+            u8::try_from(at).expect("at most 256 shape symbols")
+        };
+        let classes = CLASS_NAMES.map(|c| number(c.as_bytes()));
+        let order = SHAPE_ORDER
+            .iter()
+            .map(|(name, c)| {
+                let verb = if *c & VERBS != 0 {
+                    number(verb_symbol(name))
+                } else {
+                    number(name.as_bytes())
+                };
+                (number(name.as_bytes()), verb)
+            })
+            .collect();
+        let other_word = number(b"W");
+        let function_words = FUNCTION_WORDS
+            .iter()
+            .map(|w| (*w, number(w.as_bytes())))
+            .collect();
+        let n = names.len();
+        let alone =
+            [b"" as &[u8], b"q"].map(|q| names.iter().map(|s| hash(12, &[q, *s])).collect());
+        let mut pair = Vec::with_capacity(n * n);
+        let mut triple_start = Vec::with_capacity(n * n);
+        for &a in &names {
+            for &b in &names {
+                pair.push(hash(13, &[a, b]));
+                // `hash`'s steps up to the separator before the third part.
+                let mut h = fnv_seed(14);
+                for &x in a.iter().chain([&0x1f]).chain(b.iter()).chain([&0x1f]) {
+                    h = fnv_step(h, x);
+                }
+                triple_start.push(h);
+            }
+        }
+        Shapes {
+            names,
+            classes,
+            order,
+            other_word,
+            function_words,
+            alone,
+            pair,
+            triple_start,
+        }
     }
-    let base = cues & lexicon::BASE != 0;
-    // Most words have none of the shape cues: no need to look at each.
-    let found = if cues & SHAPE_CUES == 0 {
-        None
-    } else {
-        SHAPE_ORDER.iter().find(|(_, c)| cues & c != 0)
-    };
-    match found {
-        Some((name, c)) if *c & VERBS != 0 && base => verb_symbol(name),
-        Some((name, _)) => name.as_bytes(),
-        // Longer words are no function word: not looked up.
-        None if text.len() > LONGEST_FUNCTION_WORD => b"W",
-        // The table's own copy of the word: the same bytes, kept for as
-        // long as the symbol is.
-        None => FUNCTION_WORD_SET
-            .get_key_value(text)
-            .map_or(b"W", |(w, _)| w.as_bytes()),
+
+    /// A token's symbol.
+    #[inline]
+    fn symbol(&self, kind: TokKind, text: &str, cues: Cues) -> u8 {
+        if let Some(class) = token_class_index(kind, text) {
+            return self.classes[class];
+        }
+        let base = cues & lexicon::BASE != 0;
+        // Most words have none of the shape cues: no need to look at each.
+        let found = if cues & SHAPE_CUES == 0 {
+            None
+        } else {
+            SHAPE_ORDER.iter().position(|(_, c)| cues & c != 0)
+        };
+        match found {
+            Some(i) if SHAPE_ORDER[i].1 & VERBS != 0 && base => self.order[i].1,
+            Some(i) => self.order[i].0,
+            // Longer words are no function word: not looked up.
+            None if text.len() > LONGEST_FUNCTION_WORD => self.other_word,
+            None => self
+                .function_words
+                .get(text)
+                .copied()
+                .unwrap_or(self.other_word),
+        }
+    }
+
+    /// `hash(12, &[quoted, a])` (`quoted` is `q` or nothing).
+    #[inline(always)]
+    fn alone(&self, quoted: bool, a: u8) -> u32 {
+        self.alone[quoted as usize][a as usize]
+    }
+
+    /// `hash(13, &[a, b])`.
+    #[inline(always)]
+    fn pair(&self, a: u8, b: u8) -> u32 {
+        self.pair[a as usize * self.names.len() + b as usize]
+    }
+
+    /// `hash(14, &[a, b, c])`.
+    #[inline(always)]
+    fn triple(&self, a: u8, b: u8, c: u8) -> u32 {
+        let mut h = self.triple_start[a as usize * self.names.len() + b as usize];
+        for &x in self.names[c as usize] {
+            h = fnv_step(h, x);
+        }
+        fnv_bucket(h)
     }
 }
+
+/// The FNV-1a state of `hash(3, …)` after each first byte.
+const GRAM_START: [u64; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = fnv_step(fnv_seed(3), b as u8);
+        b += 1;
+    }
+    table
+};
 
 /// Character 4-grams of a word (3-grams for words of three characters).
 fn char_grams(word: &str, out: &mut Vec<u32>) {
@@ -979,12 +1113,12 @@ fn char_grams(word: &str, out: &mut Vec<u32>) {
         padded[0] = b'<';
         padded[1..=bytes.len()].copy_from_slice(bytes);
         padded[bytes.len() + 1] = b'>';
-        // `hash(3, &[gram])`, unrolled for the gram's fixed length.
-        const SEED: u64 = fnv_seed(3);
+        // `hash(3, &[gram])`, unrolled for the gram's fixed length, its
+        // first step looked up.
         if bytes.len() == 3 {
             for i in 0..3 {
                 let [a, b, c] = [padded[i], padded[i + 1], padded[i + 2]];
-                out.push(fnv_bucket(fnv_step(fnv_step(fnv_step(SEED, a), b), c)));
+                out.push(fnv_bucket(fnv_step(fnv_step(GRAM_START[a as usize], b), c)));
             }
             return;
         }
@@ -992,7 +1126,7 @@ fn char_grams(word: &str, out: &mut Vec<u32>) {
         out.reserve(grams);
         for i in 0..grams {
             let [a, b, c, d] = [padded[i], padded[i + 1], padded[i + 2], padded[i + 3]];
-            let h = fnv_step(fnv_step(fnv_step(fnv_step(SEED, a), b), c), d);
+            let h = fnv_step(fnv_step(fnv_step(GRAM_START[a as usize], b), c), d);
             out.push(fnv_bucket(h));
         }
         return;

@@ -2,12 +2,14 @@
 //! tools. Every tool and every word costs the user context on every turn and
 //! makes tool choice worse; duplicates are both.
 
+use std::ops::Range;
+
 use super::{Sink, default_severity};
 use crate::analysis::catalogue::ids;
 use crate::analysis::collect::{FieldKind, TextField};
 use crate::analysis::normalize::visible;
 use crate::analysis::report::Severity;
-use crate::analysis::rules::names::words;
+use crate::analysis::rules::names::{for_each_ascii_word, words};
 use crate::analysis::{FastMap, HashSet64};
 use crate::snapshot::{Snapshot, Target, TargetKind};
 
@@ -136,23 +138,51 @@ pub fn duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot) {
 }
 
 /// A tool's name folded to a set of words with synonyms merged and plurals
-/// dropped: sorted and without repeats, so that two names are the same set
-/// exactly when the vectors are equal. Each word is folded in the string
-/// `words` made for it (a tree set and a copy per word cost more than the
-/// rest of this rule on a large server).
-fn folded_name(name: &str) -> Vec<String> {
-    let mut folded = words(name);
-    for w in &mut folded {
-        if let Some((_, to)) = SYNONYMS.iter().find(|(from, _)| *from == w.as_str()) {
-            w.clear();
-            w.push_str(to);
+/// dropped: sorted, without repeats and joined by spaces (which no word
+/// holds), so that two names are the same set exactly when the strings are
+/// equal. The words are folded one after another in one buffer: a string
+/// per word cost more than the rest of this rule on a large server.
+fn folded_name(name: &str) -> String {
+    // The folded words take about the name's bytes; a name has a few words
+    // (both sizes only spare growing the buffers word by word).
+    let mut buf = String::with_capacity(name.len() + 8);
+    // Where each folded word lies in `buf`.
+    let mut spans: Vec<Range<usize>> = Vec::with_capacity(8);
+    let mut fold = |buf: &mut String, start: usize| {
+        if let Some((_, to)) = SYNONYMS.iter().find(|(from, _)| *from == &buf[start..]) {
+            buf.truncate(start);
+            buf.push_str(to);
         }
+        let w = &buf[start..];
         if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
-            w.pop();
+            buf.pop();
+        }
+        spans.push(start..buf.len());
+    };
+    if name.is_ascii() {
+        // The words of `words`, lower-cased into the buffer.
+        for_each_ascii_word(name, |w| {
+            let start = buf.len();
+            buf.push_str(w);
+            buf[start..].make_ascii_lowercase();
+            fold(&mut buf, start);
+        });
+    } else {
+        for w in words(name) {
+            let start = buf.len();
+            buf.push_str(&w);
+            fold(&mut buf, start);
         }
     }
-    folded.sort_unstable();
-    folded.dedup();
+    spans.sort_unstable_by(|a, b| buf[a.clone()].cmp(&buf[b.clone()]));
+    spans.dedup_by(|a, b| buf[a.clone()] == buf[b.clone()]);
+    let mut folded = String::with_capacity(buf.len() + spans.len());
+    for (k, span) in spans.into_iter().enumerate() {
+        if k > 0 {
+            folded.push(' ');
+        }
+        folded.push_str(&buf[span]);
+    }
     folded
 }
 
@@ -191,7 +221,7 @@ fn jaccard(a: &WordSet, b: &WordSet) -> f64 {
 fn near_duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot, threshold: f64) {
     let tools = &snapshot.tools;
     let n = tools.len();
-    let names: Vec<Vec<String>> = tools.iter().map(|t| folded_name(&t.name)).collect();
+    let names: Vec<String> = tools.iter().map(|t| folded_name(&t.name)).collect();
     let keys = ahash::RandomState::new();
     // Word sets are built on first use: above the pairwise limit only tools
     // that share a folded name are ever compared.
@@ -252,9 +282,9 @@ fn near_duplicates(sink: &mut Sink<'_>, snapshot: &Snapshot, threshold: f64) {
             }
         }
     } else {
-        let mut by_name: FastMap<&[String], Vec<usize>> = FastMap::default();
+        let mut by_name: FastMap<&str, Vec<usize>> = FastMap::default();
         for (i, n) in names.iter().enumerate() {
-            by_name.entry(n.as_slice()).or_default().push(i);
+            by_name.entry(n.as_str()).or_default().push(i);
         }
         let mut candidates: Vec<(usize, usize)> = Vec::new();
         for group in by_name.values() {

@@ -560,7 +560,7 @@ fn ascii_words(name: &str) -> Vec<String> {
 
 /// Calls `f` with each word of an ASCII name, as [`ascii_words`] cuts it,
 /// not yet lower-cased.
-fn for_each_ascii_word<'n>(name: &'n str, mut f: impl FnMut(&'n str)) {
+pub(crate) fn for_each_ascii_word<'n>(name: &'n str, mut f: impl FnMut(&'n str)) {
     let bytes = name.as_bytes();
     // Where the current word starts; it is empty while `start == i`.
     let mut start = 0;
