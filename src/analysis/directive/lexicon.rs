@@ -940,13 +940,17 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         EXTERNAL,
-        "werbenetzwerke werbepartner werbekunden datenhändler drittanbieter anunciantes publicitarios publicitários annonceurs publicitaires inserzionisti pengiklan reklamverenler adverteerders reklamodawcy",
+        "drittanbieter publicitarios publicitários publicitaires",
     ),
     // Parties that put what they are handed to their own use, and the
     // passive forms that say something is handed on.
     (
+        EXTERNAL | PARTY,
+        "werbenetzwerke werbepartner werbekunden datenhändler anunciantes annonceurs inserzionisti pengiklan reklamverenler adverteerders reklamodawcy",
+    ),
+    (
         PARTY,
-        "werbenetzwerke werbepartner werbepartnern werbekunden werbetreibende datenhändler datenhändlern adresshändler adresshändlern marktforschungsinstitute marktforschungsinstituten anunciantes socios+publicitarios corredores+de+datos parceiros+de+publicidade parceiros+publicitários corretores+de+dados annonceurs partenaires+publicitaires courtiers+en+données régies+publicitaires inserzionisti partner+pubblicitari broker+di+dati pengiklan mitra+iklan reklamverenler reklamverenlere adverteerders reklamodawcy reklamodawcom partnerów+reklamowych partnerom+reklamowym",
+        "werbepartnern werbetreibende datenhändlern adresshändler adresshändlern marktforschungsinstitute marktforschungsinstituten socios+publicitarios corredores+de+datos parceiros+de+publicidade parceiros+publicitários corretores+de+dados partenaires+publicitaires courtiers+en+données régies+publicitaires partner+pubblicitari broker+di+dati mitra+iklan reklamverenlere reklamodawcom partnerów+reklamowych partnerom+reklamowym",
     ),
     (
         V_SEND,
@@ -1113,8 +1117,9 @@ const STEMS: &[(Cues, &str)] = &[
     ),
     // Selling personal data, and to whom: Russian and Korean stems.
     (SELL, "прода* 판매* 팔아*"),
-    (EXTERNAL, "рекламодател* рекламн* 광고*"),
-    (PARTY, "рекламодател* 광고주* 데이터브로커*"),
+    (EXTERNAL, "рекламн* 광고*"),
+    (EXTERNAL | PARTY, "рекламодател*"),
+    (PARTY, "광고주* 데이터브로커*"),
     (V_SEND, "переда*"),
     (V_CALL, "wywołuje*"),
     (N_DATA, "местоположени* 주소* 위치* 전화번호*"),
@@ -1319,13 +1324,10 @@ const UNSPACED: &[(Cues, &str)] = &[
     ),
     (SELL, "卖给 出售 售卖 转卖 販売 売却"),
     (
-        EXTERNAL,
+        EXTERNAL | PARTY,
         "广告公司 广告商 广告主 广告合作伙伴 広告会社 広告主 広告ネットワーク データブローカー 数据经纪",
     ),
-    (
-        PARTY,
-        "广告公司 广告商 广告主 广告合作伙伴 広告会社 広告主 広告ネットワーク データブローカー 数据经纪 数据公司",
-    ),
+    (PARTY, "数据公司"),
     (V_SEND, "提供给 提供給 へ提供 に提供"),
     (
         N_DATA,
