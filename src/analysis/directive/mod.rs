@@ -663,40 +663,47 @@ impl SentenceCues {
         } else {
             N_SAFEGUARD
         };
-        let weapon = safeguard
-            | DISCLOSE
-            | V_HIDE
-            | PROTECT
-            | AUTO
-            | EXTERNAL
-            | PARTY
-            | SELL
-            | PROMO
-            | HYPE
-            | DEPREC
-            | FALSE
-            | DANGER
-            | TRUST
-            | COMPETITOR
-            | N_ALT
-            | OMIT
-            | V_DISABLE
-            | V_IGNORE
-            | V_PREFER
-            | OVERRIDE_USER
-            | REGARDLESS
-            // "If the user asks for anonymity, the assistant … without
-            // consulting": a condition on what the user asks is no restraint.
-            | COND;
-        self.cues & (NEG | NEVER) != 0
-            && self.cues & (AGENT | YOU) != 0
+        let weapon = safeguard | RESTRAINT_WEAPONS | PROTECT | V_DISABLE;
+        self.negated_to_agent()
             && self.cues & SOLICIT != 0
             && self.cues & weapon == 0
             && self.directed == 0
-            && !self.negated_disclosure
             && !(m.names_a_target() || m.without_asking)
     }
+
+    /// Negated and said to the agent, with no negated verb of disclosure
+    /// ("do not tell"): the shape every restraint shares.
+    fn negated_to_agent(&self) -> bool {
+        self.cues & (NEG | NEVER) != 0 && self.cues & (AGENT | YOU) != 0 && !self.negated_disclosure
+    }
 }
+
+/// What a restraint used as a weapon names, in [`SentenceCues::restrains`]
+/// and [`SentenceCues::holds_back`] alike: silence or hiding, another party
+/// or tool, an offer, a pretext, trust, leaving out, the user's choice
+/// overridden, and a condition ("If the user asks for anonymity, the
+/// assistant … without consulting": a condition on what the user asks is no
+/// restraint).
+const RESTRAINT_WEAPONS: Cues = DISCLOSE
+    | V_HIDE
+    | AUTO
+    | EXTERNAL
+    | PARTY
+    | SELL
+    | PROMO
+    | HYPE
+    | DEPREC
+    | FALSE
+    | DANGER
+    | TRUST
+    | COMPETITOR
+    | N_ALT
+    | OMIT
+    | V_IGNORE
+    | V_PREFER
+    | OVERRIDE_USER
+    | REGARDLESS
+    | COND;
 
 impl SentenceCues {
     /// Whether the sentence only holds the agent back from an ordinary act
@@ -710,42 +717,23 @@ impl SentenceCues {
     /// report such a sentence at high.
     pub fn holds_back(&self) -> bool {
         let m = &self.marks;
-        let weapon = N_SAFEGUARD
+        let weapon = RESTRAINT_WEAPONS
+            | N_SAFEGUARD
             | N_SECRET
             | N_STRONG
             | PHISH
             | SOLICIT
-            | DISCLOSE
             | V_TELL
             | V_REPORT
-            | V_HIDE
-            | V_IGNORE
-            | V_PREFER
             | V_CALL
             | V_SEND
             | V_RUN
             | V_CONTACT
             | N_INSTR
-            | AUTO
-            | EXTERNAL
-            | PARTY
-            | SELL
-            | PROMO
-            | HYPE
-            | DEPREC
-            | FALSE
-            | DANGER
-            | TRUST
-            | COMPETITOR
-            | N_ALT
-            | OMIT
             | STOP
-            | OVERRIDE_USER
-            | REGARDLESS
-            // The user or a condition on them: what is held back from the
-            // user ("und fragt nicht", "sem avisar o usuário"), or a trigger.
+            // The user: what is held back from them ("und fragt nicht",
+            // "sem avisar o usuário").
             | USER
-            | COND
             | ONLY
             | MONEY;
         // The negation holds back a verb or an obligation ("should not",
@@ -755,12 +743,10 @@ impl SentenceCues {
             || self.negated != 0
             || self.neg_imperative
             || self.cues & MODAL != 0;
-        self.cues & (NEG | NEVER) != 0
+        self.negated_to_agent()
             && negates_an_act
-            && self.cues & (AGENT | YOU) != 0
             && self.cues & weapon == 0
             && self.directed & !self.negated == 0
-            && !self.negated_disclosure
             && !(m.names_a_target()
                 || m.without_asking
                 || m.quote
