@@ -575,6 +575,9 @@ pub struct Marks {
     pub asks_for_secret: bool,
     /// A `name=value` assignment in prose ("with suppress_alerts=true").
     pub assigns: bool,
+    /// A remote script fetched and run in one line (`curl https://… | sh`,
+    /// `bash <(curl …)`, `iwr … | iex`).
+    pub fetch_run: bool,
 }
 
 /// The cues of one sentence.
@@ -769,6 +772,7 @@ impl Marks {
             || self.ip
             || self.secret_path
             || self.shell_code
+            || self.fetch_run
             || self.safeguard_off
             || self.foreign_tool
             || self.foreign_call
@@ -1709,6 +1713,118 @@ fn cli_syntax(raw: &str) -> bool {
     })
 }
 
+/// Programs that download what a URL points at.
+const FETCHERS: [&str; 6] = [
+    "curl",
+    "wget",
+    "iwr",
+    "irm",
+    "invoke-webrequest",
+    "invoke-restmethod",
+];
+
+/// Programs that run the text they are given.
+const INTERPRETERS: [&str; 16] = [
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "fish",
+    "python",
+    "python3",
+    "node",
+    "perl",
+    "ruby",
+    "php",
+    "iex",
+    "invoke-expression",
+    "powershell",
+    "pwsh",
+];
+
+/// Whether a sentence holds a remote script fetched and run in one line:
+/// a downloader given a concrete address whose output is piped into an
+/// interpreter (`curl -fsSL https://x.example/i.sh | sudo bash`, `iwr … |
+/// iex`) or substituted into one (`bash <(curl …)`, `sh -c "$(wget -O- …)"`).
+/// A placeholder (`curl ... | sh`, as a detector lists what it flags) names
+/// no address and does not count.
+fn fetch_and_run(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    if memchr::memchr2(b'|', b'(', b).is_none() {
+        return false;
+    }
+    let low = raw.to_ascii_lowercase();
+    let interpreter = |w: &str| {
+        let w = w.rsplit('/').next().unwrap_or(w);
+        INTERPRETERS.contains(&w)
+    };
+    for fetcher in FETCHERS {
+        let mut from = 0;
+        while let Some(at) = low[from..].find(fetcher).map(|i| i + from) {
+            from = at + fetcher.len();
+            let before = low[..at].trim_end_matches([' ', '"', '\'']);
+            let bounded_before = at == 0
+                || matches!(
+                    low.as_bytes()[at - 1],
+                    b' ' | b'(' | b'`' | b'"' | b'\'' | b'|' | b';' | b'\n' | b'\t'
+                );
+            if !bounded_before || !low[from..].starts_with([' ', '\t']) {
+                continue;
+            }
+            let after = &low[from..];
+            let end = after.find(['|', ')', '\n', ';']).unwrap_or(after.len());
+            if !after[..end].split_whitespace().any(remote_address) {
+                continue;
+            }
+            let rest = &after[end..];
+            let piped = rest.starts_with('|')
+                && !rest.starts_with("||")
+                && rest[1..]
+                    .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`'))
+                    .filter(|w| !w.is_empty())
+                    .find(|w| *w != "sudo" && !w.starts_with('-'))
+                    .is_some_and(interpreter);
+            let substituted = (before.ends_with("<(") || before.ends_with("$("))
+                && before[..before.len() - 2]
+                    .rsplit(|c: char| c.is_whitespace() || matches!(c, '"' | '`' | '('))
+                    .filter(|w| !w.is_empty() && !w.starts_with('-'))
+                    .take(3)
+                    .any(|w| interpreter(w) || w == "source" || w == "eval");
+            if piped || substituted {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether a command-line word names a remote address: a URL, a host with
+/// a dotted name (`get.tool.example/install`) or an IPv4 address.
+fn remote_address(word: &str) -> bool {
+    let word = word.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '(' | ')'));
+    if word.contains("://") {
+        return true;
+    }
+    if word.starts_with('-') || word.starts_with('$') {
+        return false;
+    }
+    let host = word.split(['/', ':']).next().unwrap_or("");
+    let labels: Vec<&str> = host.split('.').collect();
+    if labels.len() < 2 || labels.iter().any(|l| l.is_empty()) {
+        return false;
+    }
+    let ipv4 = labels.len() == 4
+        && labels
+            .iter()
+            .all(|l| l.len() <= 3 && l.bytes().all(|b| b.is_ascii_digit()));
+    let tld = labels[labels.len() - 1];
+    ipv4 || (tld.len() >= 2
+        && tld.bytes().all(|b| b.is_ascii_lowercase())
+        && word.len() > host.len())
+        || (tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_lowercase()) && labels.len() >= 3)
+}
+
 fn sentence_cues(
     plain: &str,
     seg: &Segmented,
@@ -1738,6 +1854,7 @@ fn sentence_cues(
     let raw = &plain[range.clone()];
     // Command-line syntax outside code spans: flags, pipes, chains.
     m.cli = cli_syntax(raw);
+    m.fetch_run = fetch_and_run(raw);
     // A safeguard word counts only next to an off-value ("verify=false",
     // "confirmation off"); most sentences have none, and then no word is
     // run through the safeguard-key automaton.
@@ -2916,6 +3033,20 @@ fn classify(
         || (has(N_CMD) && (m.code || m.quote))
         || has(DANGER)
         || q & DANGER != 0;
+    // A remote script fetched and run in one line is a command to run
+    // wherever it stands: in a hook, a code block, a parameter's text.
+    // A denial ("never pipe `curl https://… | sh`") and a runner's
+    // example of its own job are not.
+    let fetch_run = m.fetch_run
+        && !(has(NEVER | NEG) && !has(ALSO | SEQ | AGENT))
+        && !(covers(V_RUN) && has(EXAMPLE));
+    if fetch_run && !(runs && literal_command) {
+        push(
+            AskKind::RunCommand,
+            Severity::High,
+            "Hands the agent a command that downloads a remote script and runs it",
+        );
+    }
     if runs && literal_command {
         // A command tool runs commands; one that must be run *first* is still a request.
         let own_job =
