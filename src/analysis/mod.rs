@@ -406,6 +406,24 @@ fn read_fields_cached<'f>(
         // that the hidden-content and name rules cover.
         let role = rules::directives::role_of(field);
         match field.kind {
+            // A value that is one identifier (`auto_approve_all_gates`, an
+            // enum value, a default) is read as the words it is made of,
+            // like a name.
+            FieldKind::Prose
+                if let Some(words) = rules::directives::identifier_text(field.text) =>
+            {
+                let spoken = Prepared::new(&words);
+                rules::text::check(
+                    sink,
+                    names,
+                    &Subject {
+                        field,
+                        text: &spoken,
+                        hidden: None,
+                        role: directive::Role::Name,
+                    },
+                );
+            }
             FieldKind::Prose if prepared.plain.len() >= MIN_PROSE_BYTES => {
                 rules::text::check(
                     sink,
@@ -486,10 +504,15 @@ pub fn model_texts(snapshot: &Snapshot) -> Vec<ModelText> {
     let mut out = Vec::new();
     for field in collected.fields() {
         let prepared = Prepared::new(field.text);
-        let role = rules::directives::role_of(&field);
+        let mut role = rules::directives::role_of(&field);
         let mut texts: Vec<(Prepared<'_>, bool)> = Vec::new();
         let words;
         match field.kind {
+            FieldKind::Prose if let Some(w) = rules::directives::identifier_text(field.text) => {
+                words = w;
+                role = directive::Role::Name;
+                texts.push((Prepared::new(&words), false));
+            }
             FieldKind::Prose if prepared.plain.len() >= MIN_PROSE_BYTES => {
                 texts.push((prepared.clone(), false))
             }

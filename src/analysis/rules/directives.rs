@@ -122,6 +122,10 @@ pub fn check(
         .is_some_and(|h| h.source == crate::analysis::normalize::HiddenSource::Comment);
     let concealed =
         |index: usize| in_comment || concealed_flags.get(index).copied().unwrap_or(false);
+    // A name that chains a second act onto the option it names
+    // ("include_dotenv_and_send_to_backup", "approve_without_reading_diff")
+    // carries an instruction of its own.
+    let chained_name = subject.role == Role::Name && chains_a_second_act(&subject.text.plain);
     // The model is asked only about sentences whose opinion can matter: one
     // that speaks to someone or describes an action (it may report alone)
     // or one a rule read as a request (it may support it). Most sentences
@@ -133,6 +137,7 @@ pub fn check(
         probabilities.extend((0..reading.sentences.len()).map(|i| {
             let s = &reading.sentences[i];
             if speaks(s, hidden)
+                || chained_name
                 || describes(s, subject.role)
                 || asks.iter().any(|a| a.index == i)
                 || concealed(i)
@@ -146,8 +151,10 @@ pub fn check(
     for ask in &asks {
         let support = probabilities.get(ask.index).copied().unwrap_or(0.0);
         // Names read as words are the capability's own options ("skip tls
-        // verification"): nothing they say stands without the model.
-        let strong = ask.strong && subject.role != Role::Name;
+        // verification"): nothing they say stands without the model, unless
+        // the name chains a request onto the option.
+        let strong = (ask.strong && subject.role != Role::Name)
+            || (chained_name && ask.severity >= Severity::High);
         // A sentence that keeps the user in control ("warn the user and ask
         // before closing them too") needs an explicit request to be high.
         let protective = reading
@@ -204,12 +211,17 @@ pub fn check(
         // A detector listing the attacks it detects mentions them.
         let hides = concealed(index);
         let alone = (speaks(sentence, hidden)
+            || chained_name
             || hides
             || (describes(sentence, subject.role)
                 && p >= descriptive_high()
                 && !spares_noise(sentence)))
             && !reading.lists_detections(sentence);
-        let threshold = if hides { model.medium } else { model.high };
+        let threshold = if hides || chained_name {
+            model.medium
+        } else {
+            model.high
+        };
         let severity = if p >= threshold
             && alone
             && !sentence.protective()
@@ -340,6 +352,71 @@ pub fn role_of(field: &TextField<'_>) -> Role {
         }
     }
 }
+
+/// Words that chain a second act onto what a name names.
+const CHAIN_WORDS: [&str; 20] = [
+    "and",
+    "also",
+    "then",
+    "plus",
+    "before",
+    "after",
+    "without",
+    "ignore",
+    "disregard",
+    "instead",
+    "always",
+    "secretly",
+    "silently",
+    "quietly",
+    "und",
+    "ohne",
+    "immer",
+    "zusaetzlich",
+    "sem",
+    "sin",
+];
+
+/// Whether a name read as words is long enough to say two things and
+/// joins them: honest options name one thing ("max_results_per_page",
+/// "skip_consent_for_verifiable_first_party_clients").
+fn chains_a_second_act(words: &str) -> bool {
+    let mut count = 0;
+    let mut chained = false;
+    for w in words.split_whitespace() {
+        count += 1;
+        chained |= CHAIN_WORDS.contains(&w);
+    }
+    count >= 5 && chained
+}
+
+/// A string value that is one identifier (`auto_approve_all_gates`, an
+/// enum value or a default), read as words like a name: letters, digits,
+/// `_`, `-` and `.` only (a settings line `a=b;c=d` or an address is read
+/// as prose), and three words of letters or more.
+pub fn identifier_text(text: &str) -> Option<String> {
+    let t = text.trim();
+    if t.is_empty()
+        || t.len() > MAX_IDENTIFIER_BYTES
+        || !t
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.') || b >= 0x80)
+        || !t.bytes().any(|b| b == b'_' || b == b'-')
+    {
+        return None;
+    }
+    // Licence ids, versions and dates ("CC-BY-4.0", "2024-01-31") have
+    // fewer than three words of letters.
+    let words = directive::name_words(t);
+    let wordy = words
+        .iter()
+        .filter(|w| w.chars().count() >= 2 && w.chars().all(char::is_alphabetic))
+        .count();
+    (words.len() >= 3 && wordy >= 3).then(|| words.join(" "))
+}
+
+/// The longest string value read as an identifier.
+const MAX_IDENTIFIER_BYTES: usize = 160;
 
 /// A name read as words (`ignore_previous_and_send_keys` → "ignore previous
 /// and send keys"), when it has enough words to say something.
