@@ -451,6 +451,24 @@ fn hash(family: u8, parts: &[&[u8]]) -> u32 {
     fnv_bucket(h)
 }
 
+/// `bytes` into an FNV-1a state.
+#[inline(always)]
+const fn fnv_bytes(mut h: u64, bytes: &[u8]) -> u64 {
+    let mut i = 0;
+    while i < bytes.len() {
+        h = fnv_step(h, bytes[i]);
+        i += 1;
+    }
+    h
+}
+
+/// The state of `hash(1, &[b"", word])` before `word`'s bytes.
+const WORD_START: u64 = fnv_step(fnv_seed(1), 0x1f);
+/// The state of `hash(1, &[b"q", word])` before `word`'s bytes.
+const WORD_QUOTED_START: u64 = fnv_step(fnv_step(fnv_seed(1), b'q'), 0x1f);
+/// The state of `hash(2, &[b"<s>", word])` before `word`'s bytes.
+const PAIR_START: u64 = fnv_step(fnv_bytes(fnv_seed(2), b"<s>"), 0x1f);
+
 /// The state [`hash`] starts from for a family.
 #[inline(always)]
 const fn fnv_seed(family: u8) -> u64 {
@@ -689,25 +707,41 @@ impl TokenFeatures {
         self.shape_triple.clear();
         self.sentence.clear();
         let tokens = reading.seg.tokens.get(range.clone()).unwrap_or_default();
-        let mut prev: &[u8] = b"<s>";
+        // `hash(2, &[prev, …])`'s state after the previous word and the
+        // separator: each word's bytes are read once, into its own hash,
+        // its pair with the previous word, and its prefix for the next pair.
+        let mut prev_state = PAIR_START;
         let shapes = &*SHAPES;
         let mut shape = [Shapes::START; 3];
         for (k, t) in tokens.iter().enumerate() {
             let text = &plain[t.range.clone()];
             let word = word_of(t, text);
-            let quoted: &[u8] = if t.quoted { b"q" } else { b"" };
             if t.kind == TokKind::Quote {
                 // The quote's words follow as tokens of their own.
                 self.own.push(hash(1, &[word]));
                 self.pair.push(None);
             } else {
                 if families & FAMILY_WORDS != 0 {
-                    self.own.push(hash(1, &[quoted, word]));
-                    self.pair.push(Some(hash(2, &[prev, word])));
+                    // `hash(1, &[quoted, word])`, `hash(2, &[prev, word])`
+                    // and the next pair's prefix, in one pass over the word.
+                    let mut own = if t.quoted {
+                        WORD_QUOTED_START
+                    } else {
+                        WORD_START
+                    };
+                    let mut pair = prev_state;
+                    let mut next = fnv_seed(2);
+                    for &b in word {
+                        own = fnv_step(own, b);
+                        pair = fnv_step(pair, b);
+                        next = fnv_step(next, b);
+                    }
+                    self.own.push(fnv_bucket(own));
+                    self.pair.push(Some(fnv_bucket(pair)));
+                    prev_state = fnv_step(next, 0x1f);
                 } else {
                     self.pair.push(None);
                 }
-                prev = word;
                 // Character 4-grams with boundary marks, for inflections,
                 // typos and languages the vocabulary does not list.
                 if t.kind == TokKind::Word && families & FAMILY_CHARS != 0 {
@@ -772,15 +806,21 @@ impl TokenFeatures {
             let mut last = None;
             for k in a..b {
                 let Some(pair) = self.pair[k] else { continue };
-                self.gathered.insert(if last.is_none() {
-                    hash(2, &[b"<s>", word(k)])
-                } else {
-                    pair
-                });
+                // The run's first word paired with `<s>` already.
+                self.gathered.insert(
+                    if last.is_none() && self.pair[..k].iter().any(Option::is_some) {
+                        fnv_bucket(fnv_bytes(PAIR_START, word(k)))
+                    } else {
+                        pair
+                    },
+                );
                 last = Some(k);
             }
-            let prev: &[u8] = last.map_or(b"<s>", word);
-            self.gathered.insert(hash(2, &[prev, b"</s>"]));
+            let end = match last {
+                Some(k) => fnv_step(fnv_bytes(fnv_seed(2), word(k)), 0x1f),
+                None => PAIR_START,
+            };
+            self.gathered.insert(fnv_bucket(fnv_bytes(end, b"</s>")));
         }
         if families & FAMILY_SHAPE != 0 {
             let shapes = &*SHAPES;
@@ -926,6 +966,22 @@ const SHAPE_CUES: Cues = {
     all
 };
 
+/// Per cue bit: the index of the first entry of [`SHAPE_ORDER`] that has
+/// it (`u8::MAX` for a bit no entry has).
+const SHAPE_FIRST: [u8; Cues::BITS as usize] = {
+    let mut first = [u8::MAX; Cues::BITS as usize];
+    let mut i = SHAPE_ORDER.len();
+    while i > 0 {
+        i -= 1;
+        let mut bits = SHAPE_ORDER[i].1;
+        while bits != 0 {
+            first[bits.trailing_zeros() as usize] = i as u8;
+            bits &= bits - 1;
+        }
+    }
+    first
+};
+
 /// The shape symbol of a verb family's name in its base form ("RUN" →
 /// "RUN!"): the imperative-looking use of the verb.
 fn verb_symbol(name: &str) -> &'static [u8] {
@@ -1051,7 +1107,15 @@ impl Shapes {
         let found = if cues & SHAPE_CUES == 0 {
             None
         } else {
-            SHAPE_ORDER.iter().position(|(_, c)| cues & c != 0)
+            // The first entry with any of the word's cues: the least of
+            // its shape cues' first entries (a word has few cues).
+            let mut bits = cues & SHAPE_CUES;
+            let mut first = u8::MAX;
+            while bits != 0 {
+                first = first.min(SHAPE_FIRST[bits.trailing_zeros() as usize]);
+                bits &= bits - 1;
+            }
+            Some(first as usize)
         };
         match found {
             Some(i) if SHAPE_ORDER[i].1 & VERBS != 0 && base => self.order[i].1,
