@@ -394,10 +394,11 @@ pub fn evidence_window(text: &str, range: Range<usize>) -> String {
     let tail = text.get(end..).unwrap_or_default();
     // In ASCII text (most) a character is a byte: the window's ends are
     // counted in bytes, where walking the characters found the same ones.
-    let ascii = text.is_ascii();
+    // Only the bytes counted over need be ASCII (not the whole text).
     // The last EVIDENCE_CONTEXT characters before the match.
-    let before_at = if ascii {
-        head.len().saturating_sub(EVIDENCE_CONTEXT)
+    let from = head.len().saturating_sub(EVIDENCE_CONTEXT);
+    let before_at = if head.as_bytes()[from..].is_ascii() {
+        from
     } else {
         head.char_indices()
             .rev()
@@ -407,7 +408,7 @@ pub fn evidence_window(text: &str, range: Range<usize>) -> String {
     };
     // The `n`th character of `s`, if it has more than `n`.
     let nth = |s: &str, n: usize| {
-        if ascii {
+        if s.as_bytes()[..s.len().min(n + 1)].is_ascii() {
             (s.len() > n).then_some(n)
         } else {
             s.char_indices().nth(n).map(|(i, _)| i)
@@ -447,8 +448,36 @@ pub fn evidence_window(text: &str, range: Range<usize>) -> String {
 /// Whitespace runs longer than this are shown as `<N×WS>` in evidence.
 const MAX_WHITESPACE_RUN: usize = 8;
 
+/// Whether ASCII `bytes` hold a run of more than [`MAX_WHITESPACE_RUN`]
+/// whitespace characters (`char::is_whitespace` of ASCII: tab, line feed,
+/// vertical tab, form feed, carriage return and space).
+fn long_ascii_whitespace_run(bytes: &[u8]) -> bool {
+    let mut run = 0usize;
+    for &b in bytes {
+        run = if matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ') {
+            run + 1
+        } else {
+            0
+        };
+        if run > MAX_WHITESPACE_RUN {
+            return true;
+        }
+    }
+    false
+}
+
 /// Shortens long whitespace runs (padding) so evidence shows what follows them.
 fn squeeze_whitespace(s: &str) -> String {
+    // ASCII evidence (most) without a long run is returned as it is, found
+    // in one pass over the bytes instead of decoding characters.
+    if s.is_ascii() && !long_ascii_whitespace_run(s.as_bytes()) {
+        return s.to_owned();
+    }
+    squeeze_by_chars(s)
+}
+
+/// [`squeeze_whitespace`], character by character.
+fn squeeze_by_chars(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     // Bytes of `s` already in `out`: text between long runs is copied as
     // slices, a long run replaced by its marker.
@@ -807,6 +836,30 @@ mod tests {
     }
 
     #[test]
+    fn ascii_whitespace_is_what_char_calls_whitespace() {
+        for b in 0u8..128 {
+            assert_eq!(
+                long_ascii_whitespace_run(&[b; MAX_WHITESPACE_RUN + 1]),
+                char::from(b).is_whitespace(),
+                "{b}"
+            );
+            assert!(!long_ascii_whitespace_run(&[b; MAX_WHITESPACE_RUN]));
+        }
+        for s in [
+            "",
+            "a         b",
+            "a        b",
+            "\t\t\t\t \n\n\n\r x",
+            "\t\t\t\t \n\n\n\r\u{0b}x",
+            "x\u{0b}\u{0c}  \t\n\r \t y ",
+            "x\u{a0}\u{a0}\u{a0}\u{a0}\u{a0}\u{a0}\u{a0}\u{a0}\u{a0}y",
+            "end          ",
+        ] {
+            assert_eq!(squeeze_whitespace(s), squeeze_by_chars(s), "{s:?}");
+        }
+    }
+
+    #[test]
     fn blob_bounds_equal_the_byte_by_byte_count() {
         let long = "ab+/cd".repeat(40);
         let mut texts = vec![
@@ -1050,6 +1103,10 @@ mod tests {
             format!("{}日本語{}", "\n ".repeat(40), "ü".repeat(200)),
             format!("{}{}", "ab ".repeat(100), "\u{E0041}\u{E0042} tail"),
             "         padded          both          ".to_string(),
+            // Non-ASCII just inside and just outside the counted bytes.
+            format!("{}é{}é{}", "a".repeat(61), "b".repeat(58), "c".repeat(80)),
+            format!("{}é{}é{}", "a".repeat(140), "b".repeat(60), "c".repeat(61)),
+            format!("é{}", "d".repeat(250)),
         ];
         for text in &texts {
             let n = text.len();

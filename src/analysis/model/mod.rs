@@ -605,22 +605,30 @@ pub struct TokenFeatures {
     start: usize,
     /// Features of each token that do not depend on the window: its word,
     /// its character n-grams, its shape symbol. Token `k`'s (counted from
-    /// `start`) are `own[own_end[k - 1]..own_end[k]]`.
+    /// `start`) are `own[tokens[k - 1].own_end..tokens[k].own_end]`.
     own: Vec<u32>,
-    own_end: Vec<usize>,
-    /// Per token: its word paired with the previous word of the run (the
-    /// previous token that is not a quote), or `None` for a quote token,
-    /// which neither pairs nor becomes the previous word.
-    pair: Vec<Option<u32>>,
-    /// Per token: its shape symbol (an index in [`SHAPES`]), and its shape
-    /// pair and triple with the symbols before it in the run.
-    symbol: Vec<u8>,
-    shape_pair: Vec<u32>,
-    shape_triple: Vec<u32>,
+    /// What else is kept of each token, side by side (one push per token).
+    tokens: Vec<RunToken>,
     /// Features of the sentence as a whole: cues and requests.
     sentence: Vec<u32>,
     /// A window's features while they are gathered (empty in between).
     gathered: BucketSet,
+}
+
+/// What [`TokenFeatures`] keeps of one token besides its own features.
+#[derive(Debug, Default, Clone, Copy)]
+struct RunToken {
+    /// The end of its features in [`TokenFeatures::own`].
+    own_end: usize,
+    /// Its word paired with the previous word of the run (the previous
+    /// token that is not a quote), or `None` for a quote token, which
+    /// neither pairs nor becomes the previous word.
+    pair: Option<u32>,
+    /// Its shape symbol (an index in [`SHAPES`]), and its shape pair and
+    /// triple with the symbols before it in the run.
+    symbol: u8,
+    shape_pair: u32,
+    shape_triple: u32,
 }
 
 /// A set of buckets that yields them in increasing order: a window's
@@ -700,11 +708,7 @@ impl TokenFeatures {
         let families = families();
         self.start = range.start;
         self.own.clear();
-        self.own_end.clear();
-        self.pair.clear();
-        self.symbol.clear();
-        self.shape_pair.clear();
-        self.shape_triple.clear();
+        self.tokens.clear();
         self.sentence.clear();
         let tokens = reading.seg.tokens.get(range.clone()).unwrap_or_default();
         // `hash(2, &[prev, …])`'s state after the previous word and the
@@ -716,10 +720,10 @@ impl TokenFeatures {
         for (k, t) in tokens.iter().enumerate() {
             let text = &plain[t.range.clone()];
             let word = word_of(t, text);
+            let mut run = RunToken::default();
             if t.kind == TokKind::Quote {
                 // The quote's words follow as tokens of their own.
                 self.own.push(hash(1, &[word]));
-                self.pair.push(None);
             } else {
                 if families & FAMILY_WORDS != 0 {
                     // `hash(1, &[quoted, word])`, `hash(2, &[prev, word])`
@@ -737,10 +741,8 @@ impl TokenFeatures {
                         next = fnv_step(next, b);
                     }
                     self.own.push(fnv_bucket(own));
-                    self.pair.push(Some(fnv_bucket(pair)));
+                    run.pair = Some(fnv_bucket(pair));
                     prev_state = fnv_step(next, 0x1f);
-                } else {
-                    self.pair.push(None);
                 }
                 // Character 4-grams with boundary marks, for inflections,
                 // typos and languages the vocabulary does not list.
@@ -752,12 +754,12 @@ impl TokenFeatures {
                 let symbol = shapes.symbol(t.kind, text, reading.tok_cues[range.start + k]);
                 shape = [shape[1], shape[2], symbol];
                 self.own.push(shapes.alone(t.quoted, symbol));
-                self.symbol.push(symbol);
-                self.shape_pair.push(shapes.pair(shape[1], shape[2]));
-                self.shape_triple
-                    .push(shapes.triple(shape[0], shape[1], shape[2]));
+                run.symbol = symbol;
+                run.shape_pair = shapes.pair(shape[1], shape[2]);
+                run.shape_triple = shapes.triple(shape[0], shape[1], shape[2]);
             }
-            self.own_end.push(self.own.len());
+            run.own_end = self.own.len();
+            self.tokens.push(run);
         }
         let Some(s) = reading.sentences.get(index) else {
             return;
@@ -786,14 +788,22 @@ impl TokenFeatures {
     fn window(&mut self, plain: &str, reading: &Reading, range: Range<usize>, out: &mut Vec<u32>) {
         out.clear();
         self.gathered.extend(&self.sentence);
-        let n = self.own_end.len();
+        let n = self.tokens.len();
         let (a, b) = (
             range.start.saturating_sub(self.start).min(n),
             range.end.saturating_sub(self.start).min(n),
         );
         let b = b.max(a);
-        let own_start = if a == 0 { 0 } else { self.own_end[a - 1] };
-        let own_stop = if b == 0 { 0 } else { self.own_end[b - 1] };
+        let own_start = if a == 0 {
+            0
+        } else {
+            self.tokens[a - 1].own_end
+        };
+        let own_stop = if b == 0 {
+            0
+        } else {
+            self.tokens[b - 1].own_end
+        };
         self.gathered.extend(&self.own[own_start..own_stop]);
         let families = families();
         let word = |k: usize| {
@@ -805,10 +815,12 @@ impl TokenFeatures {
             // the run's previous word (which lies inside the window).
             let mut last = None;
             for k in a..b {
-                let Some(pair) = self.pair[k] else { continue };
+                let Some(pair) = self.tokens[k].pair else {
+                    continue;
+                };
                 // The run's first word paired with `<s>` already.
                 self.gathered.insert(
-                    if last.is_none() && self.pair[..k].iter().any(Option::is_some) {
+                    if last.is_none() && self.tokens[..k].iter().any(|t| t.pair.is_some()) {
                         fnv_bucket(fnv_bytes(PAIR_START, word(k)))
                     } else {
                         pair
@@ -826,20 +838,20 @@ impl TokenFeatures {
             let shapes = &*SHAPES;
             const START: u8 = Shapes::START;
             for k in a..b {
-                let here = self.symbol[k];
+                let here = self.tokens[k].symbol;
                 match k - a {
                     0 => {
                         self.gathered.insert(shapes.pair(START, here));
                         self.gathered.insert(shapes.triple(START, START, here));
                     }
                     1 => {
-                        self.gathered.insert(self.shape_pair[k]);
+                        self.gathered.insert(self.tokens[k].shape_pair);
                         self.gathered
-                            .insert(shapes.triple(START, self.symbol[k - 1], here));
+                            .insert(shapes.triple(START, self.tokens[k - 1].symbol, here));
                     }
                     _ => {
-                        self.gathered.insert(self.shape_pair[k]);
-                        self.gathered.insert(self.shape_triple[k]);
+                        self.gathered.insert(self.tokens[k].shape_pair);
+                        self.gathered.insert(self.tokens[k].shape_triple);
                     }
                 }
             }
