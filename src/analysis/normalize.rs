@@ -394,10 +394,11 @@ pub fn evidence_window(text: &str, range: Range<usize>) -> String {
     let tail = text.get(end..).unwrap_or_default();
     // In ASCII text (most) a character is a byte: the window's ends are
     // counted in bytes, where walking the characters found the same ones.
-    let ascii = text.is_ascii();
+    // Only the bytes counted over need be ASCII (not the whole text).
     // The last EVIDENCE_CONTEXT characters before the match.
-    let before_at = if ascii {
-        head.len().saturating_sub(EVIDENCE_CONTEXT)
+    let from = head.len().saturating_sub(EVIDENCE_CONTEXT);
+    let before_at = if head.as_bytes()[from..].is_ascii() {
+        from
     } else {
         head.char_indices()
             .rev()
@@ -407,7 +408,7 @@ pub fn evidence_window(text: &str, range: Range<usize>) -> String {
     };
     // The `n`th character of `s`, if it has more than `n`.
     let nth = |s: &str, n: usize| {
-        if ascii {
+        if s.as_bytes()[..s.len().min(n + 1)].is_ascii() {
             (s.len() > n).then_some(n)
         } else {
             s.char_indices().nth(n).map(|(i, _)| i)
@@ -447,8 +448,36 @@ pub fn evidence_window(text: &str, range: Range<usize>) -> String {
 /// Whitespace runs longer than this are shown as `<N×WS>` in evidence.
 const MAX_WHITESPACE_RUN: usize = 8;
 
+/// Whether ASCII `bytes` hold a run of more than [`MAX_WHITESPACE_RUN`]
+/// whitespace characters (`char::is_whitespace` of ASCII: tab, line feed,
+/// vertical tab, form feed, carriage return and space).
+fn long_ascii_whitespace_run(bytes: &[u8]) -> bool {
+    let mut run = 0usize;
+    for &b in bytes {
+        run = if matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ') {
+            run + 1
+        } else {
+            0
+        };
+        if run > MAX_WHITESPACE_RUN {
+            return true;
+        }
+    }
+    false
+}
+
 /// Shortens long whitespace runs (padding) so evidence shows what follows them.
 fn squeeze_whitespace(s: &str) -> String {
+    // ASCII evidence (most) without a long run is returned as it is, found
+    // in one pass over the bytes instead of decoding characters.
+    if s.is_ascii() && !long_ascii_whitespace_run(s.as_bytes()) {
+        return s.to_owned();
+    }
+    squeeze_by_chars(s)
+}
+
+/// [`squeeze_whitespace`], character by character.
+fn squeeze_by_chars(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     // Bytes of `s` already in `out`: text between long runs is copied as
     // slices, a long run replaced by its marker.
@@ -531,19 +560,49 @@ static HEX_BLOB: LazyLock<Regex> =
 /// Largest blob decoded; longer ones are decoded up to this size.
 const MAX_BLOB: usize = 64 * 1024;
 
-/// The longest run of base64-alphabet bytes and the number of hex digits in
-/// `text`: a base64 blob needs a run of 20, a hex blob 32 digits, and most
-/// strings have neither, so the blob regexes need not run at all.
-fn blob_bounds(text: &str) -> (usize, usize) {
-    let (mut longest, mut run, mut hex) = (0usize, 0usize, 0usize);
-    for &b in text.as_bytes() {
-        let class = BLOB_CLASS[usize::from(b)];
-        // Branch-free: the run restarts at zero on any byte outside the alphabet.
-        run = (run + 1) * usize::from(class & BASE64_BYTE);
-        longest = longest.max(run);
-        hex += usize::from((class & HEX_BYTE) >> 1);
+/// Whether `text` has a run of at least `run` base64-alphabet bytes, and
+/// whether it has at least `hex` hex digits: a base64 blob needs a run of
+/// 20, a hex blob 32 digits, and most strings have no such run, so the blob
+/// regexes need not run at all.
+fn blob_bounds(text: &str, run: usize, hex: usize) -> (bool, bool) {
+    let bytes = text.as_bytes();
+    (has_base64_run(bytes, run), hex_digits_at_least(bytes, hex))
+}
+
+/// Whether `bytes` has a run of at least `n` (> 0) bytes of the base64
+/// alphabets. Each window of `n` bytes is read from its end: the last byte
+/// outside the alphabet in it rules out every run that starts at or before
+/// that byte, so the next window starts after it. In prose a window ends a
+/// few bytes after a space, and most bytes are never read; no byte is read
+/// twice, but in the window that finds a run.
+fn has_base64_run(bytes: &[u8], n: usize) -> bool {
+    let outside = |b: &u8| BLOB_CLASS[usize::from(*b)] & BASE64_BYTE == 0;
+    // No run of `n` starts before `start`.
+    let mut start = 0;
+    while let Some(window) = bytes.get(start..start + n) {
+        match window.iter().rposition(outside) {
+            None => return true,
+            Some(j) => start += j + 1,
+        }
     }
-    (longest, hex)
+    false
+}
+
+/// Whether `bytes` holds at least `n` hex digits: counted 64 bytes at a time
+/// (a vectorised count), stopping once there are enough (prose reaches 32
+/// within a few hundred bytes).
+fn hex_digits_at_least(bytes: &[u8], n: usize) -> bool {
+    let mut count = 0usize;
+    for chunk in bytes.chunks(64) {
+        let digits = chunk
+            .iter()
+            .fold(0u8, |acc, b| acc + u8::from(b.is_ascii_hexdigit()));
+        count += usize::from(digits);
+        if count >= n {
+            return true;
+        }
+    }
+    false
 }
 
 /// The spans of `[A-Za-z0-9+/_-]{20,}={0,2}` in `text`, left to right, as
@@ -663,8 +722,8 @@ fn find_bytes(bytes: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// Decodes base64 and hex blobs that turn out to be readable text.
 fn decode_blobs(text: &str, out: &mut Vec<Hidden>) {
-    let (longest_run, hex_digits) = blob_bounds(text);
-    let base64 = (longest_run >= 20).then(|| base64_spans(text));
+    let (base64_run, hex_digits) = blob_bounds(text, 20, 32);
+    let base64 = base64_run.then(|| base64_spans(text));
     for span in base64.into_iter().flatten() {
         let blob = truncate(&text[span.clone()], MAX_BLOB);
         // Plain words and identifiers are not base64 even when they could
@@ -694,7 +753,7 @@ fn decode_blobs(text: &str, out: &mut Vec<Hidden>) {
             });
         }
     }
-    let hex = (hex_digits >= 32).then(|| HEX_BLOB.find_iter(text));
+    let hex = hex_digits.then(|| HEX_BLOB.find_iter(text));
     for m in hex.into_iter().flatten() {
         let digits: String = m.as_str().chars().filter(char::is_ascii_hexdigit).collect();
         let digits = &digits[..digits.len() - digits.len() % 2];
@@ -762,6 +821,73 @@ fn push_reversed(text: &str, span: Range<usize>, out: &mut Vec<Hidden>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The longest run and the hex digits counted byte by byte, kept to
+    /// check [`blob_bounds`].
+    fn blob_bounds_by_bytes(text: &str) -> (usize, usize) {
+        let (mut longest, mut run, mut hex) = (0usize, 0usize, 0usize);
+        for &b in text.as_bytes() {
+            let class = BLOB_CLASS[usize::from(b)];
+            run = (run + 1) * usize::from(class & BASE64_BYTE);
+            longest = longest.max(run);
+            hex += usize::from((class & HEX_BYTE) >> 1);
+        }
+        (longest, hex)
+    }
+
+    #[test]
+    fn ascii_whitespace_is_what_char_calls_whitespace() {
+        for b in 0u8..128 {
+            assert_eq!(
+                long_ascii_whitespace_run(&[b; MAX_WHITESPACE_RUN + 1]),
+                char::from(b).is_whitespace(),
+                "{b}"
+            );
+            assert!(!long_ascii_whitespace_run(&[b; MAX_WHITESPACE_RUN]));
+        }
+        for s in [
+            "",
+            "a         b",
+            "a        b",
+            "\t\t\t\t \n\n\n\r x",
+            "\t\t\t\t \n\n\n\r\u{0b}x",
+            "x\u{0b}\u{0c}  \t\n\r \t y ",
+            "x\u{a0}\u{a0}\u{a0}\u{a0}\u{a0}\u{a0}\u{a0}\u{a0}\u{a0}y",
+            "end          ",
+        ] {
+            assert_eq!(squeeze_whitespace(s), squeeze_by_chars(s), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn blob_bounds_equal_the_byte_by_byte_count() {
+        let long = "ab+/cd".repeat(40);
+        let mut texts = vec![
+            String::new(),
+            "a".into(),
+            "abcdefghijklmnopqrs".into(),
+            "abcdefghijklmnopqrst".into(),
+            " abcdefghijklmnopqrst ".into(),
+            "abcdefghij klmnopqrst uvwxyzABCDEFGHIJK".into(),
+            "0123456789abcdef0123456789abcdef".into(),
+            "0123456789abcdef 0123456789abcde".into(),
+            "déjà vu: Ünïcödé_ABCDEFGHIJKLMNOPQRSTU".into(),
+            long,
+        ];
+        for k in 0..60 {
+            texts.push(format!("{}{}", "x ".repeat(k), "Y".repeat(k % 23)));
+        }
+        for t in &texts {
+            let (longest, hex) = blob_bounds_by_bytes(t);
+            for (run, digits) in [(20, 32), (1, 1), (3, 5), (19, 31)] {
+                assert_eq!(
+                    blob_bounds(t, run, digits),
+                    (longest >= run, hex >= digits),
+                    "{t:?} {run} {digits}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn base64_spans_are_the_matches_of_the_blob_regex() {
@@ -977,6 +1103,10 @@ mod tests {
             format!("{}日本語{}", "\n ".repeat(40), "ü".repeat(200)),
             format!("{}{}", "ab ".repeat(100), "\u{E0041}\u{E0042} tail"),
             "         padded          both          ".to_string(),
+            // Non-ASCII just inside and just outside the counted bytes.
+            format!("{}é{}é{}", "a".repeat(61), "b".repeat(58), "c".repeat(80)),
+            format!("{}é{}é{}", "a".repeat(140), "b".repeat(60), "c".repeat(61)),
+            format!("é{}", "d".repeat(250)),
         ];
         for text in &texts {
             let n = text.len();

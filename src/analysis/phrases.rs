@@ -743,7 +743,11 @@ pub struct Compiled {
     /// a registry or a benchmark that reads megabytes recovers the cost
     /// within about 3 MB. Both report the same set of literal occurrences,
     /// and [`Matches::candidates`] does not depend on their order.
-    dfa: OnceLock<aho_corasick::AhoCorasick>,
+    ///
+    /// The DFA is walked by [`each_occurrence`], a loop of its own over
+    /// the automaton's transitions, not through `AhoCorasick`'s overlapping
+    /// iterator (a dynamic call and a saved search state per occurrence).
+    dfa: OnceLock<aho_corasick::dfa::DFA>,
     /// For each distinct literal, the patterns it belongs to and which of
     /// their sets ([`PREFIX`], [`SUFFIX`], [`INNER`]) it is in.
     literal_owners: Vec<Vec<(usize, u8)>>,
@@ -950,22 +954,56 @@ const DFA_AFTER: usize = 1 << 20;
 static SEARCHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 impl Compiled {
-    /// The automaton to search a text of `len` bytes with: the DFA once it
-    /// is built; the search that brings the bytes searched past
-    /// [`DFA_AFTER`] builds it (only that one: the other threads go on with
-    /// the NFA meanwhile).
-    fn automaton(&self, len: usize) -> &aho_corasick::AhoCorasick {
+    /// The DFA to search a text of `len` bytes with, once it is built; the
+    /// search that brings the bytes searched past [`DFA_AFTER`] builds it
+    /// (only that one: the other threads go on with the NFA meanwhile).
+    fn dfa(&self, len: usize) -> Option<&aho_corasick::dfa::DFA> {
         use std::sync::atomic::Ordering::Relaxed;
         if let Some(dfa) = self.dfa.get() {
-            return dfa;
+            return Some(dfa);
         }
         let before = SEARCHED.fetch_add(len, Relaxed);
         if before < DFA_AFTER && before.saturating_add(len) >= DFA_AFTER {
-            return self.dfa.get_or_init(|| {
-                literal_automaton(aho_corasick::AhoCorasickKind::DFA, &self.literal_bytes)
-            });
+            return Some(self.dfa.get_or_init(|| literal_dfa(&self.literal_bytes)));
         }
-        &self.literals
+        None
+    }
+}
+
+/// The phrase literals as a DFA for [`each_occurrence`]: without a
+/// prefilter, so that only dead and match states are special.
+fn literal_dfa(literals: &[Vec<u8>]) -> aho_corasick::dfa::DFA {
+    aho_corasick::dfa::DFA::builder()
+        .prefilter(false)
+        .build(literals)
+        .expect("literal DFA builds")
+}
+
+/// Calls `f(literal, start)` for every occurrence of a literal in `hay`,
+/// overlapping ones included: the occurrences `find_overlapping_iter`
+/// reports, in the same order.
+#[inline]
+fn each_occurrence(dfa: &aho_corasick::dfa::DFA, hay: &[u8], mut f: impl FnMut(usize, usize)) {
+    use aho_corasick::Anchored;
+    use aho_corasick::automaton::Automaton;
+    let Ok(mut sid) = dfa.start_state(Anchored::No) else {
+        return;
+    };
+    // No literal is empty: the start state is no match.
+    debug_assert!(!dfa.is_match(sid));
+    for (at, &byte) in hay.iter().enumerate() {
+        sid = dfa.next_state(Anchored::No, sid, byte);
+        if dfa.is_special(sid) {
+            if dfa.is_dead(sid) {
+                return;
+            }
+            if dfa.is_match(sid) {
+                for i in 0..dfa.match_len(sid) {
+                    let pattern = dfa.match_pattern(sid, i);
+                    f(pattern.as_usize(), at + 1 - dfa.pattern_len(pattern));
+                }
+            }
+        }
     }
 }
 
@@ -980,14 +1018,31 @@ const INNER: u8 = 4;
 /// that a pass over a short text costs only the patterns it touched.
 #[derive(Default)]
 struct Scratch {
-    /// Literal sets seen per pattern.
-    seen: Vec<u8>,
-    /// Earliest start of a prefix literal per pattern.
-    first_prefix: Vec<usize>,
-    /// Latest start of a suffix literal per pattern.
-    last_suffix: Vec<usize>,
+    /// Per pattern, what its literals showed (side by side: one look-up
+    /// per occurrence and owner).
+    slots: Vec<Slot>,
     /// Patterns with any literal seen in this pass.
     touched: Vec<usize>,
+}
+
+/// What one pass saw of one pattern's literals.
+#[derive(Clone, Copy)]
+struct Slot {
+    /// Literal sets seen.
+    seen: u8,
+    /// Earliest start of a prefix literal.
+    first_prefix: usize,
+    /// Latest start of a suffix literal.
+    last_suffix: usize,
+}
+
+impl Slot {
+    /// Nothing seen.
+    const EMPTY: Slot = Slot {
+        seen: 0,
+        first_prefix: usize::MAX,
+        last_suffix: 0,
+    };
 }
 
 thread_local! {
@@ -1035,41 +1090,48 @@ impl Matches {
         let compiled = &*PHRASES;
         let n = compiled.each.len();
         SCRATCH.with_borrow_mut(|s| {
-            if s.seen.len() != n {
-                s.seen = vec![0; n];
-                s.first_prefix = vec![usize::MAX; n];
-                s.last_suffix = vec![0; n];
+            if s.slots.len() != n {
+                s.slots = vec![Slot::EMPTY; n];
             }
-            for m in compiled.automaton(plain.len()).find_overlapping_iter(plain) {
-                for &(owner, side) in &compiled.literal_owners[m.pattern().as_usize()] {
-                    if s.seen[owner] == 0 {
-                        s.touched.push(owner);
+            let Scratch { slots, touched } = s;
+            let mut occurred = |literal: usize, start: usize| {
+                for &(owner, side) in &compiled.literal_owners[literal] {
+                    let slot = &mut slots[owner];
+                    if slot.seen == 0 {
+                        touched.push(owner);
                     }
-                    s.seen[owner] |= side;
+                    slot.seen |= side;
                     if side == PREFIX {
-                        s.first_prefix[owner] = s.first_prefix[owner].min(m.start());
+                        slot.first_prefix = slot.first_prefix.min(start);
                     } else if side == SUFFIX {
-                        s.last_suffix[owner] = s.last_suffix[owner].max(m.start());
+                        slot.last_suffix = slot.last_suffix.max(start);
+                    }
+                }
+            };
+            match compiled.dfa(plain.len()) {
+                Some(dfa) => each_occurrence(dfa, plain.as_bytes(), occurred),
+                None => {
+                    for m in compiled.literals.find_overlapping_iter(plain) {
+                        occurred(m.pattern().as_usize(), m.start());
                     }
                 }
             }
             // Sized for every candidate at once: grown by pushes, it was
             // reallocated for most texts.
-            let mut out = Vec::with_capacity(compiled.always.len() + s.touched.len());
+            let mut out = Vec::with_capacity(compiled.always.len() + touched.len());
             out.extend_from_slice(&compiled.always);
-            for &i in &s.touched {
+            for &i in touched.iter() {
                 let need = compiled.needs[i];
+                let slot = &mut slots[i];
                 let ends_ordered = need & (PREFIX | SUFFIX) != PREFIX | SUFFIX
-                    || s.first_prefix[i] <= s.last_suffix[i];
-                if s.seen[i] & need == need && ends_ordered {
+                    || slot.first_prefix <= slot.last_suffix;
+                if slot.seen & need == need && ends_ordered {
                     out.push(i);
                 }
                 // Leave the scratch clean for the next text.
-                s.seen[i] = 0;
-                s.first_prefix[i] = usize::MAX;
-                s.last_suffix[i] = 0;
+                *slot = Slot::EMPTY;
             }
-            s.touched.clear();
+            touched.clear();
             out.sort_unstable();
             out
         })
@@ -1215,12 +1277,20 @@ mod tests {
             all.sort_unstable();
             all
         };
+        let walked = literal_dfa(&PHRASES.literal_bytes);
         // Every literal, apart and run together (overlaps across them).
         for sep in [&b" "[..], b"", b", the "] {
             let text = PHRASES.literal_bytes.join(sep);
             let found = occurrences(&PHRASES.literals, &text);
             assert!(found.len() >= PHRASES.literal_bytes.len());
             assert_eq!(found, occurrences(&dfa, &text));
+            let mut each = Vec::new();
+            each_occurrence(&walked, &text, |literal, start| {
+                let len = PHRASES.literal_bytes[literal].len();
+                each.push((aho_corasick::PatternID::must(literal), start, start + len));
+            });
+            each.sort_unstable();
+            assert_eq!(found, each);
         }
     }
 

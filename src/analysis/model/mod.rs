@@ -451,6 +451,24 @@ fn hash(family: u8, parts: &[&[u8]]) -> u32 {
     fnv_bucket(h)
 }
 
+/// `bytes` into an FNV-1a state.
+#[inline(always)]
+const fn fnv_bytes(mut h: u64, bytes: &[u8]) -> u64 {
+    let mut i = 0;
+    while i < bytes.len() {
+        h = fnv_step(h, bytes[i]);
+        i += 1;
+    }
+    h
+}
+
+/// The state of `hash(1, &[b"", word])` before `word`'s bytes.
+const WORD_START: u64 = fnv_step(fnv_seed(1), 0x1f);
+/// The state of `hash(1, &[b"q", word])` before `word`'s bytes.
+const WORD_QUOTED_START: u64 = fnv_step(fnv_step(fnv_seed(1), b'q'), 0x1f);
+/// The state of `hash(2, &[b"<s>", word])` before `word`'s bytes.
+const PAIR_START: u64 = fnv_step(fnv_bytes(fnv_seed(2), b"<s>"), 0x1f);
+
 /// The state [`hash`] starts from for a family.
 #[inline(always)]
 const fn fnv_seed(family: u8) -> u64 {
@@ -587,22 +605,30 @@ pub struct TokenFeatures {
     start: usize,
     /// Features of each token that do not depend on the window: its word,
     /// its character n-grams, its shape symbol. Token `k`'s (counted from
-    /// `start`) are `own[own_end[k - 1]..own_end[k]]`.
+    /// `start`) are `own[tokens[k - 1].own_end..tokens[k].own_end]`.
     own: Vec<u32>,
-    own_end: Vec<usize>,
-    /// Per token: its word paired with the previous word of the run (the
-    /// previous token that is not a quote), or `None` for a quote token,
-    /// which neither pairs nor becomes the previous word.
-    pair: Vec<Option<u32>>,
-    /// Per token: its shape symbol (an index in [`SHAPES`]), and its shape
-    /// pair and triple with the symbols before it in the run.
-    symbol: Vec<u8>,
-    shape_pair: Vec<u32>,
-    shape_triple: Vec<u32>,
+    /// What else is kept of each token, side by side (one push per token).
+    tokens: Vec<RunToken>,
     /// Features of the sentence as a whole: cues and requests.
     sentence: Vec<u32>,
     /// A window's features while they are gathered (empty in between).
     gathered: BucketSet,
+}
+
+/// What [`TokenFeatures`] keeps of one token besides its own features.
+#[derive(Debug, Default, Clone, Copy)]
+struct RunToken {
+    /// The end of its features in [`TokenFeatures::own`].
+    own_end: usize,
+    /// Its word paired with the previous word of the run (the previous
+    /// token that is not a quote), or `None` for a quote token, which
+    /// neither pairs nor becomes the previous word.
+    pair: Option<u32>,
+    /// Its shape symbol (an index in [`SHAPES`]), and its shape pair and
+    /// triple with the symbols before it in the run.
+    symbol: u8,
+    shape_pair: u32,
+    shape_triple: u32,
 }
 
 /// A set of buckets that yields them in increasing order: a window's
@@ -682,32 +708,42 @@ impl TokenFeatures {
         let families = families();
         self.start = range.start;
         self.own.clear();
-        self.own_end.clear();
-        self.pair.clear();
-        self.symbol.clear();
-        self.shape_pair.clear();
-        self.shape_triple.clear();
+        self.tokens.clear();
         self.sentence.clear();
         let tokens = reading.seg.tokens.get(range.clone()).unwrap_or_default();
-        let mut prev: &[u8] = b"<s>";
+        // `hash(2, &[prev, …])`'s state after the previous word and the
+        // separator: each word's bytes are read once, into its own hash,
+        // its pair with the previous word, and its prefix for the next pair.
+        let mut prev_state = PAIR_START;
         let shapes = &*SHAPES;
         let mut shape = [Shapes::START; 3];
         for (k, t) in tokens.iter().enumerate() {
             let text = &plain[t.range.clone()];
             let word = word_of(t, text);
-            let quoted: &[u8] = if t.quoted { b"q" } else { b"" };
+            let mut run = RunToken::default();
             if t.kind == TokKind::Quote {
                 // The quote's words follow as tokens of their own.
                 self.own.push(hash(1, &[word]));
-                self.pair.push(None);
             } else {
                 if families & FAMILY_WORDS != 0 {
-                    self.own.push(hash(1, &[quoted, word]));
-                    self.pair.push(Some(hash(2, &[prev, word])));
-                } else {
-                    self.pair.push(None);
+                    // `hash(1, &[quoted, word])`, `hash(2, &[prev, word])`
+                    // and the next pair's prefix, in one pass over the word.
+                    let mut own = if t.quoted {
+                        WORD_QUOTED_START
+                    } else {
+                        WORD_START
+                    };
+                    let mut pair = prev_state;
+                    let mut next = fnv_seed(2);
+                    for &b in word {
+                        own = fnv_step(own, b);
+                        pair = fnv_step(pair, b);
+                        next = fnv_step(next, b);
+                    }
+                    self.own.push(fnv_bucket(own));
+                    run.pair = Some(fnv_bucket(pair));
+                    prev_state = fnv_step(next, 0x1f);
                 }
-                prev = word;
                 // Character 4-grams with boundary marks, for inflections,
                 // typos and languages the vocabulary does not list.
                 if t.kind == TokKind::Word && families & FAMILY_CHARS != 0 {
@@ -718,12 +754,12 @@ impl TokenFeatures {
                 let symbol = shapes.symbol(t.kind, text, reading.tok_cues[range.start + k]);
                 shape = [shape[1], shape[2], symbol];
                 self.own.push(shapes.alone(t.quoted, symbol));
-                self.symbol.push(symbol);
-                self.shape_pair.push(shapes.pair(shape[1], shape[2]));
-                self.shape_triple
-                    .push(shapes.triple(shape[0], shape[1], shape[2]));
+                run.symbol = symbol;
+                run.shape_pair = shapes.pair(shape[1], shape[2]);
+                run.shape_triple = shapes.triple(shape[0], shape[1], shape[2]);
             }
-            self.own_end.push(self.own.len());
+            run.own_end = self.own.len();
+            self.tokens.push(run);
         }
         let Some(s) = reading.sentences.get(index) else {
             return;
@@ -752,14 +788,22 @@ impl TokenFeatures {
     fn window(&mut self, plain: &str, reading: &Reading, range: Range<usize>, out: &mut Vec<u32>) {
         out.clear();
         self.gathered.extend(&self.sentence);
-        let n = self.own_end.len();
+        let n = self.tokens.len();
         let (a, b) = (
             range.start.saturating_sub(self.start).min(n),
             range.end.saturating_sub(self.start).min(n),
         );
         let b = b.max(a);
-        let own_start = if a == 0 { 0 } else { self.own_end[a - 1] };
-        let own_stop = if b == 0 { 0 } else { self.own_end[b - 1] };
+        let own_start = if a == 0 {
+            0
+        } else {
+            self.tokens[a - 1].own_end
+        };
+        let own_stop = if b == 0 {
+            0
+        } else {
+            self.tokens[b - 1].own_end
+        };
         self.gathered.extend(&self.own[own_start..own_stop]);
         let families = families();
         let word = |k: usize| {
@@ -771,35 +815,43 @@ impl TokenFeatures {
             // the run's previous word (which lies inside the window).
             let mut last = None;
             for k in a..b {
-                let Some(pair) = self.pair[k] else { continue };
-                self.gathered.insert(if last.is_none() {
-                    hash(2, &[b"<s>", word(k)])
-                } else {
-                    pair
-                });
+                let Some(pair) = self.tokens[k].pair else {
+                    continue;
+                };
+                // The run's first word paired with `<s>` already.
+                self.gathered.insert(
+                    if last.is_none() && self.tokens[..k].iter().any(|t| t.pair.is_some()) {
+                        fnv_bucket(fnv_bytes(PAIR_START, word(k)))
+                    } else {
+                        pair
+                    },
+                );
                 last = Some(k);
             }
-            let prev: &[u8] = last.map_or(b"<s>", word);
-            self.gathered.insert(hash(2, &[prev, b"</s>"]));
+            let end = match last {
+                Some(k) => fnv_step(fnv_bytes(fnv_seed(2), word(k)), 0x1f),
+                None => PAIR_START,
+            };
+            self.gathered.insert(fnv_bucket(fnv_bytes(end, b"</s>")));
         }
         if families & FAMILY_SHAPE != 0 {
             let shapes = &*SHAPES;
             const START: u8 = Shapes::START;
             for k in a..b {
-                let here = self.symbol[k];
+                let here = self.tokens[k].symbol;
                 match k - a {
                     0 => {
                         self.gathered.insert(shapes.pair(START, here));
                         self.gathered.insert(shapes.triple(START, START, here));
                     }
                     1 => {
-                        self.gathered.insert(self.shape_pair[k]);
+                        self.gathered.insert(self.tokens[k].shape_pair);
                         self.gathered
-                            .insert(shapes.triple(START, self.symbol[k - 1], here));
+                            .insert(shapes.triple(START, self.tokens[k - 1].symbol, here));
                     }
                     _ => {
-                        self.gathered.insert(self.shape_pair[k]);
-                        self.gathered.insert(self.shape_triple[k]);
+                        self.gathered.insert(self.tokens[k].shape_pair);
+                        self.gathered.insert(self.tokens[k].shape_triple);
                     }
                 }
             }
@@ -924,6 +976,22 @@ const SHAPE_CUES: Cues = {
         i += 1;
     }
     all
+};
+
+/// Per cue bit: the index of the first entry of [`SHAPE_ORDER`] that has
+/// it (`u8::MAX` for a bit no entry has).
+const SHAPE_FIRST: [u8; Cues::BITS as usize] = {
+    let mut first = [u8::MAX; Cues::BITS as usize];
+    let mut i = SHAPE_ORDER.len();
+    while i > 0 {
+        i -= 1;
+        let mut bits = SHAPE_ORDER[i].1;
+        while bits != 0 {
+            first[bits.trailing_zeros() as usize] = i as u8;
+            bits &= bits - 1;
+        }
+    }
+    first
 };
 
 /// The shape symbol of a verb family's name in its base form ("RUN" →
@@ -1051,7 +1119,15 @@ impl Shapes {
         let found = if cues & SHAPE_CUES == 0 {
             None
         } else {
-            SHAPE_ORDER.iter().position(|(_, c)| cues & c != 0)
+            // The first entry with any of the word's cues: the least of
+            // its shape cues' first entries (a word has few cues).
+            let mut bits = cues & SHAPE_CUES;
+            let mut first = u8::MAX;
+            while bits != 0 {
+                first = first.min(SHAPE_FIRST[bits.trailing_zeros() as usize]);
+                bits &= bits - 1;
+            }
+            Some(first as usize)
         };
         match found {
             Some(i) if SHAPE_ORDER[i].1 & VERBS != 0 && base => self.order[i].1,

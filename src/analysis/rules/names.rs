@@ -595,6 +595,34 @@ fn lowered_in(word: &str, list: &[&str]) -> bool {
     }
 }
 
+/// The words of a list, looked up by their bytes (see [`lowered_in_set`]).
+type WordSet = std::collections::HashSet<
+    &'static [u8],
+    std::hash::BuildHasherDefault<crate::analysis::WordHasher>,
+>;
+
+/// [`VERBS`] as a [`WordSet`].
+static VERB_SET: std::sync::LazyLock<WordSet> =
+    std::sync::LazyLock::new(|| VERBS.iter().map(|w| w.as_bytes()).collect());
+
+/// [`GENERIC_NAMES`] as a [`WordSet`].
+static GENERIC_SET: std::sync::LazyLock<WordSet> =
+    std::sync::LazyLock::new(|| GENERIC_NAMES.iter().map(|w| w.as_bytes()).collect());
+
+/// [`lowered_in`] of `list` through its `set`: a short ASCII word is
+/// lower-cased on the stack and looked up once, instead of compared with
+/// each of a hundred words.
+fn lowered_in_set(word: &str, list: &[&str], set: &WordSet) -> bool {
+    let mut buf = [0u8; 32];
+    if word.is_ascii() && word.len() <= buf.len() {
+        let lower = &mut buf[..word.len()];
+        lower.copy_from_slice(word.as_bytes());
+        lower.make_ascii_lowercase();
+        return set.contains(&*lower);
+    }
+    lowered_in(word, list)
+}
+
 /// Whether any of [`words`] of `name` is one of [`VERBS`]. Asked of every
 /// tool; an ASCII name's words are compared where they stand, without a
 /// vector of lower-cased copies.
@@ -602,8 +630,11 @@ fn has_verb_word(name: &str) -> bool {
     if !name.is_ascii() {
         return words(name).iter().any(|x| VERBS.contains(&x.as_str()));
     }
+    let verbs = &*VERB_SET;
     let mut found = false;
-    for_each_ascii_word(name, |w| found = found || lowered_in(w, VERBS));
+    for_each_ascii_word(name, |w| {
+        found = found || lowered_in_set(w, VERBS, verbs);
+    });
     found
 }
 
@@ -762,7 +793,9 @@ pub fn impersonation(sink: &mut Sink<'_>, snapshot: &Snapshot, ctx: &Context) {
                 );
             }
         }
-        if t.kind != TargetKind::Tool {
+        // Without approved tools (a first scan) there is nothing to compare
+        // the name with: no lower-cased copy of it.
+        if t.kind != TargetKind::Tool || approved.is_empty() {
             continue;
         }
         let name_lower = name.to_lowercase();
@@ -972,7 +1005,7 @@ pub fn quality(sink: &mut Sink<'_>, snapshot: &Snapshot) {
         let stem = name
             .trim_end_matches(|c: char| c.is_ascii_digit())
             .trim_end_matches(['_', '-']);
-        if lowered_in(stem, GENERIC_NAMES) {
+        if lowered_in_set(stem, GENERIC_NAMES, &GENERIC_SET) {
             sink.add(
                 ids::QLT_GENERIC,
                 default_severity(ids::QLT_GENERIC),
@@ -1122,6 +1155,26 @@ mod tests {
         }
         assert!(lowered_in("Process", GENERIC_NAMES));
         assert!(!lowered_in("processes", GENERIC_NAMES));
+        for word in [
+            "Process",
+            "processes",
+            "GET",
+            "getx",
+            "",
+            "Ünknown",
+            &"x".repeat(40),
+        ] {
+            assert_eq!(
+                lowered_in_set(word, GENERIC_NAMES, &GENERIC_SET),
+                lowered_in(word, GENERIC_NAMES),
+                "{word}"
+            );
+            assert_eq!(
+                lowered_in_set(word, VERBS, &VERB_SET),
+                lowered_in(word, VERBS),
+                "{word}"
+            );
+        }
     }
 
     #[test]
