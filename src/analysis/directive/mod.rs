@@ -1750,8 +1750,23 @@ const INTERPRETERS: [&str; 16] = [
 /// A placeholder (`curl ... | sh`, as a detector lists what it flags) names
 /// no address and does not count.
 fn fetch_and_run(raw: &str) -> bool {
+    // Most sentences hold no pipe or substitution, and nearly none a
+    // downloader's name: two vectorised scans and one automaton walk
+    // before anything is lower-cased.
+    static FETCHER_NAMES: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+        std::sync::LazyLock::new(|| {
+            aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(FETCHERS)
+                .expect("fetcher names build")
+        });
     let b = raw.as_bytes();
-    if memchr::memchr2(b'|', b'(', b).is_none() {
+    if memchr::memchr(b'|', b).is_none()
+        && !memchr::memchr_iter(b'(', b).any(|i| i > 0 && matches!(b[i - 1], b'<' | b'$'))
+    {
+        return false;
+    }
+    if !FETCHER_NAMES.is_match(raw) {
         return false;
     }
     let low = raw.to_ascii_lowercase();
