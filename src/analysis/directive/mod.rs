@@ -3053,7 +3053,7 @@ fn classify(
     // A denial ("never pipe `curl https://… | sh`") and a runner's
     // example of its own job are not.
     let fetch_run = m.fetch_run
-        && !(has(NEVER | NEG) && !has(ALSO | SEQ | AGENT))
+        && (!has(NEVER | NEG) || has(ALSO | SEQ | AGENT))
         && !(covers(V_RUN) && has(EXAMPLE));
     if fetch_run && !(runs && literal_command) {
         push(
