@@ -405,53 +405,32 @@ fn read_fields_cached<'f>(
         // are made of (`ignore_previous_instructions`); URIs are identifiers
         // that the hidden-content and name rules cover.
         let role = rules::directives::role_of(field);
-        match field.kind {
-            // A value that is one identifier (`auto_approve_all_gates`, an
-            // enum value, a default) is read as the words it is made of,
-            // like a name.
-            FieldKind::Prose
-                if let Some(words) = rules::directives::identifier_text(field.text) =>
-            {
-                let spoken = Prepared::new(&words);
-                rules::text::check(
-                    sink,
-                    names,
-                    &Subject {
-                        field,
-                        text: &spoken,
-                        hidden: None,
-                        role: directive::Role::Name,
-                    },
-                );
-            }
-            FieldKind::Prose if prepared.plain.len() >= MIN_PROSE_BYTES => {
-                rules::text::check(
-                    sink,
-                    names,
-                    &Subject {
-                        field,
-                        text: &prepared,
-                        hidden: None,
-                        role,
-                    },
-                );
-            }
-            FieldKind::Name | FieldKind::SchemaKey => {
-                if let Some(words) = rules::directives::name_text(field.text) {
-                    let spoken = Prepared::new(&words);
-                    rules::text::check(
-                        sink,
-                        names,
-                        &Subject {
-                            field,
-                            text: &spoken,
-                            hidden: None,
-                            role,
-                        },
-                    );
-                }
-            }
-            _ => {}
+        // A name, a key, or a value that is one identifier (an enum value, a
+        // default: `auto_approve_all_gates`) is read as the words it is
+        // made of; other prose as it stands.
+        if let Some(words) = rules::directives::spoken_words(field) {
+            let spoken = Prepared::new(&words);
+            rules::text::check(
+                sink,
+                names,
+                &Subject {
+                    field,
+                    text: &spoken,
+                    hidden: None,
+                    role: directive::Role::Name,
+                },
+            );
+        } else if field.kind == FieldKind::Prose && prepared.plain.len() >= MIN_PROSE_BYTES {
+            rules::text::check(
+                sink,
+                names,
+                &Subject {
+                    field,
+                    text: &prepared,
+                    hidden: None,
+                    role,
+                },
+            );
         }
         for h in &hidden {
             let decoded = Prepared::new(&h.text);
@@ -507,22 +486,12 @@ pub fn model_texts(snapshot: &Snapshot) -> Vec<ModelText> {
         let mut role = rules::directives::role_of(&field);
         let mut texts: Vec<(Prepared<'_>, bool)> = Vec::new();
         let words;
-        match field.kind {
-            FieldKind::Prose if let Some(w) = rules::directives::identifier_text(field.text) => {
-                words = w;
-                role = directive::Role::Name;
-                texts.push((Prepared::new(&words), false));
-            }
-            FieldKind::Prose if prepared.plain.len() >= MIN_PROSE_BYTES => {
-                texts.push((prepared.clone(), false))
-            }
-            FieldKind::Name | FieldKind::SchemaKey => {
-                if let Some(w) = rules::directives::name_text(field.text) {
-                    words = w;
-                    texts.push((Prepared::new(&words), false));
-                }
-            }
-            _ => {}
+        if let Some(w) = rules::directives::spoken_words(&field) {
+            words = w;
+            role = directive::Role::Name;
+            texts.push((Prepared::new(&words), false));
+        } else if field.kind == FieldKind::Prose && prepared.plain.len() >= MIN_PROSE_BYTES {
+            texts.push((prepared.clone(), false));
         }
         let hidden = prepared.hidden();
         let decoded: Vec<Prepared<'_>> = hidden.iter().map(|h| Prepared::new(&h.text)).collect();

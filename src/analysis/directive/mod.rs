@@ -1834,10 +1834,9 @@ fn remote_address(word: &str) -> bool {
             .iter()
             .all(|l| l.len() <= 3 && l.bytes().all(|b| b.is_ascii_digit()));
     let tld = labels[labels.len() - 1];
-    ipv4 || (tld.len() >= 2
-        && tld.bytes().all(|b| b.is_ascii_lowercase())
-        && word.len() > host.len())
-        || (tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_lowercase()) && labels.len() >= 3)
+    let named = tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_lowercase());
+    // A name needs a path or a third label: `install.sh` is a file.
+    ipv4 || (named && (word.len() > host.len() || labels.len() >= 3))
 }
 
 fn sentence_cues(

@@ -390,6 +390,17 @@ fn chains_a_second_act(words: &str) -> bool {
     count >= 5 && chained
 }
 
+/// The words a field is read as, when it is read as words: a name or a
+/// key ([`name_text`]), or a value that is one identifier
+/// ([`identifier_text`]). Both are read in the role of a name.
+pub fn spoken_words(field: &TextField<'_>) -> Option<String> {
+    match field.kind {
+        FieldKind::Name | FieldKind::SchemaKey => name_text(field.text),
+        FieldKind::Prose => identifier_text(field.text),
+        FieldKind::Uri => None,
+    }
+}
+
 /// A string value that is one identifier (`auto_approve_all_gates`, an
 /// enum value or a default), read as words like a name: letters, digits,
 /// `_`, `-` and `.` only (a settings line `a=b;c=d` or an address is read
