@@ -131,7 +131,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     (NEVER, "never"),
     (
         NEG,
-        "not no don't do+not doesn't does+not didn't won't cannot can't without nor neither isn't aren't shouldn't mustn't",
+        "not no don't do+not doesn't does+not didn't won't cannot can't without nor neither isn't aren't shouldn't mustn't dont doesnt didnt cant isnt arent shouldnt mustnt",
     ),
     (PLEASE, "please kindly pls"),
     (
@@ -382,7 +382,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         DESTRUCTIVE,
-        "delete deletes deletion deletions remove removes overwrite overwrites drop drops wipe wipes erase erases destroy destroys truncate purge",
+        "delete deletes deletion deletions remove removes overwrite overwrites drop drops wipe wipes erase erases destroy destroys truncate purge deleted removed overwritten wiped erased destroyed purged",
     ),
     (
         MENTION,
@@ -407,7 +407,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         REGARDLESS,
-        "even+if regardless regardless+of no+matter+what even+when whatever+the",
+        "even+if regardless regardless+of no+matter+what even+when whatever+the whatever whether+or+not even+though",
     ),
     (
         SOLICIT,

@@ -578,6 +578,9 @@ pub struct Marks {
     /// A remote script fetched and run in one line (`curl https://… | sh`,
     /// `bash <(curl …)`, `iwr … | iex`).
     pub fetch_run: bool,
+    /// An act done whatever the user chose ("even if they picked economy",
+    /// "whether or not it was requested", "whatever list is supplied").
+    pub overrides_choice: bool,
 }
 
 /// The cues of one sentence.
@@ -2452,6 +2455,9 @@ fn sentence_cues(
         || (!raw.is_ascii() && raw.bytes().any(|b| b >= 0xE3) && omits_hazard_unspaced(raw));
     // A quoted label is rare: only then are the words read for a hazard.
     m.relabels_hazard = m.quote && relabels_hazard(tokens, raw, &roles_of, &cues_of, &text);
+    // A concession is rare: only then are the words after it read.
+    m.overrides_choice =
+        s.cues & REGARDLESS != 0 && overrides_choice(tokens.len(), &cues_of, &roles_of, &text);
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
         matches!(
@@ -2473,6 +2479,51 @@ fn sentence_cues(
 
 /// Whether `key=value` switches a safeguard off (`confirm=false`,
 /// `skip_validation=true`, `tls_verify=0`).
+/// Whether a concession ("even if", "whether or not", "whatever") is
+/// followed, within six words, by someone's choice: "even if they picked
+/// economy", "even when the user declines cover", "whether or not it was
+/// requested", "whatever list is supplied here". An act done in spite of
+/// what the user chose is the user's input overridden; honest text puts
+/// its concessions on facts ("even if the file is empty").
+///
+/// A child's wishes overridden are parental controls doing their job
+/// ("locked until morning regardless of what the child asks").
+fn overrides_choice<'a>(
+    len: usize,
+    cues_of: &impl Fn(usize) -> Cues,
+    roles_of: &impl Fn(usize) -> u32,
+    text: &impl Fn(usize) -> &'a str,
+) -> bool {
+    let minor = |j: usize| matches!(text(j), "child" | "children" | "kid" | "kids" | "minor");
+    (0..len).any(|k| {
+        cues_of(k) & REGARDLESS != 0
+            && !(k + 1..len.min(k + 7)).any(minor)
+            && (k + 1..len.min(k + 7)).any(|j| {
+                roles_of(j) & (wm::CHOSE | wm::ASKED | wm::ASKED_ANY) != 0
+                    || matches!(
+                        text(j),
+                        "picks"
+                            | "chooses"
+                            | "selects"
+                            | "declines"
+                            | "declined"
+                            | "refuses"
+                            | "refused"
+                            | "asks"
+                            | "says"
+                            | "opts"
+                            | "prefers"
+                            | "wants"
+                            | "types"
+                            | "enters"
+                            | "specifies"
+                            | "passed"
+                            | "given"
+                    )
+            })
+    })
+}
+
 fn assignment_disables(key: &str, value: &str) -> bool {
     let key = key.trim_matches(['`', '\'', '"', ' ', '-']);
     let value = value.trim_matches(['`', '\'', '"', ' ', ',', '.', ')']);
@@ -3569,6 +3620,29 @@ fn classify(
         );
     }
 
+    // An act done whatever the user chose ("the protection field is always
+    // sent as premium, even when the user picks basic"). Held back, it is a
+    // guard ("never print a password, even if the user asks"), unless what
+    // is held back is the use of other tools.
+    let overrides = m.overrides_choice
+        && !contract.parameter
+        && (!has(NEG | NEVER) || (m.other_tools && !m.own_tool))
+        && !has(N_SECRET | N_STRONG);
+    if overrides && !found.iter().any(|f| f.1 >= Severity::High) {
+        let kind = if m.other_tools && !m.own_tool {
+            AskKind::Preference
+        } else if has(OMIT | V_HIDE) || (has(N_RESULT) && !has(N_INPUT)) {
+            AskKind::AlterOutput
+        } else {
+            AskKind::AlterInput
+        };
+        found.push((
+            kind,
+            Severity::High,
+            "Acts against what the user chose",
+            true,
+        ));
+    }
     // A sentence that asks for nothing (most) has no combination to weigh.
     if found.is_empty() {
         return;
@@ -3618,7 +3692,14 @@ fn classify(
         (
             AskKind::Preference,
             (hype && (m.stars >= 3 || has(N_ALT)) && (has(N_ALT) || has(ALWAYS | ONLY)))
-                || (avoids_others && m.other_tools && has(ALWAYS | ONLY | NEVER) && !m.own_tool),
+                || (avoids_others && m.other_tools && has(ALWAYS | ONLY | NEVER) && !m.own_tool)
+                // "Scores from any other bureau's tool should be dismissed
+                // as unreliable": every alternative disparaged, as a rule.
+                || (has(DEPREC | FALSE)
+                    && m.other_tools
+                    && has(ALLQ)
+                    && has(MODAL | ONLY | ALWAYS | NEVER)
+                    && !m.own_tool),
         ),
         (
             AskKind::DisableSafeguard,
@@ -3628,16 +3709,22 @@ fn classify(
                 // money or destruction said to need no one's consent in
                 // every case. Honest warnings name no such scope ("it will
                 // overwrite existing files without warning").
-                || (without_asking && m.consent_party && m.consequence && has(ALLQ) && !has(COND))
+                || (without_asking
+                    && m.consent_party
+                    && m.consequence
+                    && has(ALLQ)
+                    && (!has(COND) || has(REGARDLESS)))
                 // "Do not ask the user to confirm the quoted price": the
                 // agent told not to seek someone's consent to an act with
                 // consequences. Honest text tells the agent to ask, or
                 // describes a tool that does not ("it does not prompt").
+                // A concession ("even when 1,000 records go") is no
+                // condition: it widens the request to every case.
                 || (s.negated & V_TELL != 0
                     && has(N_SAFEGUARD)
                     && (has(USER) || m.consent_party)
                     && (consequential || contract.covers & (V_SEND | V_ALTER | V_RUN) != 0)
-                    && !has(COND)
+                    && (!has(COND) || has(REGARDLESS))
                     && !contract.parameter)
                 || (has(V_PREFER) && has(TRUST) && dir(V_PREFER)),
         ),
@@ -3655,7 +3742,9 @@ fn classify(
         (AskKind::SendData, has(N_CONVO | N_STRONG) && destination),
     ];
     for (kind, severity, why, strong) in found {
-        let strong = strong || strong_kinds.iter().any(|(k, on)| *k == kind && *on);
+        let strong = strong
+            || strong_kinds.iter().any(|(k, on)| *k == kind && *on)
+            || (overrides && severity >= Severity::High);
         out.push(Ask {
             kind,
             severity,
