@@ -1051,11 +1051,14 @@ const STEMS: &[(Cues, &str)] = &[
     (N_CMD, "команд* скрипт* терминал* консол* оболочк*"),
     (N_LOCAL, "файл* папк* каталог*"),
     (N_DATA, "контакт* данны* персональн*"),
-    (N_STRONG, "номер+карты cvv"),
+    (
+        N_STRONG,
+        "номер+карты cvv данные+карты код+подтверждения код+из+смс",
+    ),
     (N_INSTR, "инструкци* указани* правил*"),
     (
         PHISH,
-        "заблокир* истек* истёк* просрочен* подтверди* повторно",
+        "заблокир* истек* истёк* просрочен* подтверди* повторно разблокир* приостановл* неуплат*",
     ),
     (HYPE, "надёжн* надежн* лучш* единствен*"),
     (COMPETITOR, "конкурент*"),
@@ -1193,6 +1196,16 @@ const STEMS: &[(Cues, &str)] = &[
     (
         N_SECRET,
         "credenziali şifre* hasło* hasła dane+logowania kata+sandi kredensial mật+khẩu كلمة+المرور كلمة+السر पासवर्ड टोकन",
+    ),
+    // Phishing through the user, beyond English: the pretexts (an account
+    // suspended, blocked, expiring) and the codes nobody should read out.
+    (
+        PHISH,
+        "suspendeu suspenderam suspenso bloqueou bloqueamos vencido vencida renovação+imediata reativar desbloquear suspendió suspendimos bloqueó reactivar sospeso sospesa bloccato bloccata scaduto scaduta askıya+alındı engellendi süresi+doldu zawieszone zablokowane ستلغى ستُلغى معلق محظور",
+    ),
+    (
+        N_STRONG,
+        "código+de+confirmação código+de+verificação código+de+segurança dados+do+cartão código+de+confirmación código+de+verificación código+de+seguridad datos+de+la+tarjeta codice+di+verifica numero+della+carta doğrulama+kodu kart+numarası kod+weryfikacyjny numer+karty رمز+التحقق رقم+البطاقة",
     ),
     (
         N_CONVO,
