@@ -122,6 +122,29 @@ pub fn check(
         .is_some_and(|h| h.source == crate::analysis::normalize::HiddenSource::Comment);
     let concealed =
         |index: usize| in_comment || concealed_flags.get(index).copied().unwrap_or(false);
+    // A sentence after padding that addresses someone (an imperative, the
+    // agent, "you", an obligation) is an instruction put out of the
+    // reader's sight: honest text pads nothing, so it is reported at high
+    // whatever the model thinks of its wording.
+    let padded_from = if concealed_flags.is_empty() {
+        None
+    } else {
+        super::hidden::after_padding(
+            &subject.text.plain,
+            sink.config().thresholds.padding_min_chars,
+        )
+    };
+    let padded_speaker = |index: usize| {
+        padded_from.is_some_and(|from| {
+            reading.sentences.get(index).is_some_and(|s| {
+                s.range.start >= from
+                    && (s.directed != 0
+                        || s.cues
+                            & (lexicon::AGENT | lexicon::YOU | lexicon::MODAL | lexicon::PLEASE)
+                            != 0)
+            })
+        })
+    };
     // A name that chains a second act onto the option it names
     // ("include_dotenv_and_send_to_backup", "approve_without_reading_diff")
     // carries an instruction of its own.
@@ -198,7 +221,7 @@ pub fn check(
     // A concealed sentence the model reads as a request is reported before
     // any other (at high from the medium threshold); otherwise the most
     // suspicious sentence.
-    let hot = |(i, &p): (usize, &f32)| p >= model.medium && concealed(i);
+    let hot = |(i, &p): (usize, &f32)| (p >= model.medium || padded_speaker(i)) && concealed(i);
     let best = probabilities
         .iter()
         .enumerate()
@@ -217,7 +240,9 @@ pub fn check(
                 && p >= descriptive_high()
                 && !spares_noise(sentence)))
             && !reading.lists_detections(sentence);
-        let threshold = if hides || chained_name {
+        let threshold = if padded_speaker(index) {
+            0.0
+        } else if hides || chained_name {
             model.medium
         } else {
             model.high

@@ -265,7 +265,7 @@ pub fn concealed_spans(text: &str, padding_min_chars: usize) -> Vec<std::ops::Ra
                 .filter(|r| !r.is_empty()),
         );
     }
-    if let Some((_, end)) = padding(text, padding_min_chars) {
+    if let Some(end) = after_padding(text, padding_min_chars) {
         spans.push(end..text.len());
         spans.sort_by_key(|r| r.start);
     }
@@ -278,6 +278,11 @@ pub fn concealed_spans(text: &str, padding_min_chars: usize) -> Vec<std::ops::Ra
         }
     }
     merged
+}
+
+/// Where the text after the first run of padding starts (see [`padding`]).
+pub fn after_padding(text: &str, padding_min_chars: usize) -> Option<usize> {
+    padding(text, padding_min_chars).map(|(_, end)| end)
 }
 
 /// For each range of `ranges` (sorted by start, disjoint), whether most of
