@@ -1099,53 +1099,69 @@ const SHELL_WORDS: &[&str] = &[
 /// a known program with arguments, or command-line syntax (flags, pipes,
 /// redirections, `&&`, `$(…)`), or code that fetches and runs something.
 fn shell_like(code: &str) -> bool {
+    /// Substrings that make any code span shell-like, found in one
+    /// automaton walk instead of a substring search for each.
+    const SHELL_MARKS: [&str; 15] = [
+        " | ",
+        "|sh",
+        "| sh",
+        "&&",
+        "$(",
+        " > ",
+        " < ",
+        "rm -rf",
+        "/dev/tcp",
+        "urlopen(",
+        "exec(",
+        "eval(",
+        "fetch(",
+        "os.system",
+        "subprocess",
+    ];
+    static MARKS: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .build(SHELL_MARKS)
+            .expect("shell marks build")
+    });
     let code = code.trim();
     let mut words = code.split_whitespace();
     let first = words
         .next()
         .unwrap_or("")
         .trim_start_matches(['$', '>', '#', '!']);
-    let lower = first.to_ascii_lowercase();
     let multi_word = code.contains(' ');
-    let args: Vec<&str> = words.collect();
-    let flags = args.iter().any(|a| {
-        a.starts_with('-')
-            && a.len() > 1
-            && a[1..]
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '-')
-    });
-    let program_like = !lower.is_empty()
-        && lower
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
-        && lower
-            .chars()
+    // The first word against the shell words and the program-like test,
+    // case-blind on ASCII (as on a lower-cased copy, without making one).
+    let program_like = !first.is_empty()
+        && first
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b'/'))
+        && first
+            .bytes()
             .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '.' || c == '/');
-    (multi_word && SHELL_WORDS.contains(&lower.as_str()))
-        || (multi_word
-            && program_like
-            && (flags
-                || args
-                    .iter()
-                    .any(|a| a.starts_with('~') || a.starts_with('/') || a.contains("://"))))
-        || code.contains(" | ")
-        || code.contains("|sh")
-        || code.contains("| sh")
-        || code.contains("&&")
-        || code.contains("$(")
-        || code.contains(" > ")
-        || code.contains(" < ")
-        || code.contains("rm -rf")
-        || code.contains("/dev/tcp")
-        || code.contains("urlopen(")
-        || code.contains("exec(")
-        || code.contains("eval(")
-        || code.contains("fetch(")
-        || code.contains("os.system")
-        || code.contains("subprocess")
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == b'.' || c == b'/');
+    // The arguments are read only for a program with arguments, each once
+    // (no vector of them).
+    let with_args = multi_word
+        && program_like
+        && words.any(|a| {
+            (a.starts_with('-')
+                && a.len() > 1
+                && a[1..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '-'))
+                || a.starts_with('~')
+                || a.starts_with('/')
+                || a.contains("://")
+        });
+    (multi_word
+        && SHELL_WORDS
+            .iter()
+            .any(|w| w.as_bytes().eq_ignore_ascii_case(first.as_bytes())))
+        || with_args
+        || MARKS.is_match(code)
 }
 
 /// Whether a tool name sounds destructive or outward-facing.
@@ -1864,8 +1880,13 @@ fn sentence_cues(
         tokens: toks.clone(),
         ..SentenceCues::default()
     };
-    let mut m = Marks::default();
+    // The marks are set where they are kept (no copy of them at the end).
+    let m = &mut s.marks;
     let raw = &plain[range.clone()];
+    // Whether any byte of the sentence is `_`: every word token lies in
+    // its range, so without one no word is a snake_case name (one
+    // vectorised scan instead of a byte loop per word).
+    let underscore = memchr::memchr(b'_', raw.as_bytes()).is_some();
     // Command-line syntax outside code spans: flags, pipes, chains.
     m.cli = cli_syntax(raw);
     m.fetch_run = fetch_and_run(raw);
@@ -2013,7 +2034,7 @@ fn sentence_cues(
                 let wmk = tok_roles[toks.start + k] & wm::MARKS;
                 if wmk != 0 {
                     word_marks_of(
-                        wmk, k, tokens, plain, &cues_of, &roles_of, &text, &mut m, &mut clues,
+                        wmk, k, tokens, plain, &cues_of, &roles_of, &text, m, &mut clues,
                     );
                 }
                 if tx == "than" {
@@ -2214,7 +2235,7 @@ fn sentence_cues(
             .then_some(tx),
             TokKind::Quote => (identifier_like(tx) && (named_tool || after_call())).then_some(tx),
             // A plain word names a tool only as "the X tool" ("the fetch tool").
-            TokKind::Word if !t.quoted => (has_byte(tx, b'_')
+            TokKind::Word if !t.quoted => ((underscore && has_byte(tx, b'_'))
                 || (named_tool
                     && k > 0
                     && text(k - 1) == "the"
@@ -2452,7 +2473,6 @@ fn sentence_cues(
         || (!raw.is_ascii() && raw.bytes().any(|b| b >= 0xE3) && omits_hazard_unspaced(raw));
     // A quoted label is rare: only then are the words read for a hazard.
     m.relabels_hazard = m.quote && relabels_hazard(tokens, raw, &roles_of, &cues_of, &text);
-    s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
         matches!(
             text(k),
@@ -2931,6 +2951,20 @@ fn off_value(v: &str) -> bool {
     // equals comparing the lower-cased text.
     let trimmed = |b: &u8| matches!(b, b'\'' | b'"' | b'`' | b'.' | b',');
     let bytes = v.as_bytes();
+    let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
+        return false;
+    };
+    if !trimmed(first) && !trimmed(last) {
+        // Nothing to trim (nearly every token): a value opens with the
+        // first byte and has the length of one of the values (`off`,
+        // `false`, `0`, `no`, `none`/`null`, `never`, `disable`,
+        // `disabled`, `skip`), which most tokens do not.
+        let fits = matches!(
+            (first.to_ascii_lowercase(), bytes.len()),
+            (b'o', 3) | (b'f', 5) | (b'0', 1) | (b'n', 2 | 4 | 5) | (b'd', 7 | 8) | (b's', 4)
+        );
+        return fits && OFF.iter().any(|o| o.as_bytes().eq_ignore_ascii_case(bytes));
+    }
     // Every value starts with one of these letters: a token that starts
     // with another byte, which trimming would not remove, is none (most
     // tokens; the same test is made after trimming below).
