@@ -1309,7 +1309,9 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
         }
         tok_cues[i] = c;
     }
-    if plain.bytes().any(|b| b >= 0xE3) {
+    // (An ASCII text, nearly every one, is told apart in a word-wide scan
+    // before its bytes are looked at one by one.)
+    if !plain.is_ascii() && plain.bytes().any(|b| b >= 0xE3) {
         for (r, c) in lex.unspaced(plain) {
             let k = tokens.partition_point(|t| t.range.start < r.start);
             if let Some(slot) = tok_cues.get_mut(k) {
@@ -2318,15 +2320,17 @@ fn sentence_cues(
             let mut negated = false;
             while j < tokens.len() && j < k + 4 {
                 let c = cues_of(j);
-                let w = text(j);
                 if c & (NEG | NEVER) != 0 {
                     negated = true;
                 }
+                // The text is read only when the cues do not decide, and
+                // only at the lengths of these words (2, 3, 4 and 6 bytes).
                 if c & OPENERS != 0 && c & BASE == 0
-                    || matches!(
-                        w,
-                        "do" | "just" | "now" | "simply" | "then" | "also" | "and"
-                    )
+                    || (matches!(tokens[j].range.len(), 2 | 3 | 4 | 6)
+                        && matches!(
+                            text(j),
+                            "do" | "just" | "now" | "simply" | "then" | "also" | "and"
+                        ))
                 {
                     j += 1;
                     continue;
@@ -2939,22 +2943,32 @@ fn word_marks_of<'a>(
     }
 }
 
+/// The values that switch something off (see [`off_value`]).
+const OFF_VALUES: [&str; 10] = [
+    "off", "false", "0", "no", "none", "disabled", "disable", "skip", "never", "null",
+];
+
+/// Characters trimmed off a value before it is compared (see [`off_value`]).
+fn trimmed_off(b: &u8) -> bool {
+    matches!(b, b'\'' | b'"' | b'`' | b'.' | b',')
+}
+
 /// Whether a value switches something off.
+///
+/// Asked of every token of every sentence (see `sentence_cues`), so
+/// written on bytes: the trimmed characters are ASCII, and no byte of a
+/// longer character equals one, so trimming bytes trims the same
+/// characters; the values are ASCII, so a case-blind ASCII comparison
+/// equals comparing the lower-cased text. The common case, a token with
+/// nothing to trim, is inlined where it is asked; the rest is
+/// [`off_value_trimmed`].
+#[inline(always)]
 fn off_value(v: &str) -> bool {
-    const OFF: [&str; 10] = [
-        "off", "false", "0", "no", "none", "disabled", "disable", "skip", "never", "null",
-    ];
-    // Asked of every token of every sentence (see `sentence_cues`), so
-    // written on bytes: the trimmed characters are ASCII, and no byte of a
-    // longer character equals one, so trimming bytes trims the same
-    // characters; the values are ASCII, so a case-blind ASCII comparison
-    // equals comparing the lower-cased text.
-    let trimmed = |b: &u8| matches!(b, b'\'' | b'"' | b'`' | b'.' | b',');
     let bytes = v.as_bytes();
     let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
         return false;
     };
-    if !trimmed(first) && !trimmed(last) {
+    if !trimmed_off(first) && !trimmed_off(last) {
         // Nothing to trim (nearly every token): a value opens with the
         // first byte and has the length of one of the values (`off`,
         // `false`, `0`, `no`, `none`/`null`, `never`, `disable`,
@@ -2963,33 +2977,41 @@ fn off_value(v: &str) -> bool {
             (first.to_ascii_lowercase(), bytes.len()),
             (b'o', 3) | (b'f', 5) | (b'0', 1) | (b'n', 2 | 4 | 5) | (b'd', 7 | 8) | (b's', 4)
         );
-        return fits && OFF.iter().any(|o| o.as_bytes().eq_ignore_ascii_case(bytes));
+        return fits && OFF_VALUES.iter().any(|o| o.as_bytes().eq_ignore_ascii_case(bytes));
     }
+    off_value_trimmed(bytes)
+}
+
+/// [`off_value`] of a value with quotes or punctuation at an end.
+#[inline(never)]
+fn off_value_trimmed(bytes: &[u8]) -> bool {
     // Every value starts with one of these letters: a token that starts
-    // with another byte, which trimming would not remove, is none (most
-    // tokens; the same test is made after trimming below).
+    // with another byte, which trimming would not remove, is none (the
+    // same test is made after trimming below).
     let opens = |b: &u8| {
         matches!(
             b.to_ascii_lowercase(),
             b'o' | b'f' | b'0' | b'n' | b'd' | b's'
         )
     };
-    if bytes.first().is_none_or(|b| !trimmed(b) && !opens(b)) {
+    if bytes.first().is_none_or(|b| !trimmed_off(b) && !opens(b)) {
         return false;
     }
     let start = bytes
         .iter()
-        .position(|b| !trimmed(b))
+        .position(|b| !trimmed_off(b))
         .unwrap_or(bytes.len());
     let end = bytes
         .iter()
-        .rposition(|b| !trimmed(b))
+        .rposition(|b| !trimmed_off(b))
         .map_or(start, |i| i + 1);
     let v = bytes.get(start..end.max(start)).unwrap_or_default();
     // Every value starts with one of these (most tokens do not).
     v.first().is_some_and(opens)
         && v.len() <= 8
-        && OFF.iter().any(|o| o.as_bytes().eq_ignore_ascii_case(v))
+        && OFF_VALUES
+            .iter()
+            .any(|o| o.as_bytes().eq_ignore_ascii_case(v))
 }
 
 /// Whether `s` holds the ASCII byte `b`: an inline loop, cheaper than a
