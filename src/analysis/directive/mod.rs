@@ -1868,6 +1868,15 @@ fn sentence_cues(
     let tokens = &seg.tokens[toks.clone()];
     let cues_of = |k: usize| tok_cues[toks.start + k];
     let text = |k: usize| &plain[tokens[k].range.clone()];
+    // Whether token `k` opens with one of `bytes`: a look at one byte that
+    // spares slicing the text of most tokens before comparing it with
+    // words that open so.
+    let first_byte_in = |k: usize, bytes: &[u8]| {
+        plain
+            .as_bytes()
+            .get(tokens[k].range.start)
+            .is_some_and(|b| bytes.contains(b))
+    };
     // A word's roles came with its cues; other tokens (code, quotes) are
     // looked up as they read.
     let roles_of = |k: usize| {
@@ -1882,8 +1891,7 @@ fn sentence_cues(
         tokens: toks.clone(),
         ..SentenceCues::default()
     };
-    // The marks are set where they are kept (no copy of them at the end).
-    let m = &mut s.marks;
+    let mut m = Marks::default();
     let raw = &plain[range.clone()];
     // Whether any byte of the sentence is `_`: every word token lies in
     // its range, so without one no word is a snake_case name (one
@@ -1914,7 +1922,9 @@ fn sentence_cues(
     };
     for (k, t) in tokens.iter().enumerate() {
         let mut c = cues_of(k);
-        let tx = text(k);
+        // The token's text. A word's is sliced only where a test of it
+        // needs it (most words need none): `tx` is empty for a word.
+        let tx = if t.kind == TokKind::Word { "" } else { text(k) };
         // The user's own analytics team or research partner is no outside
         // party putting the data to its own use.
         if c & PARTY != 0
@@ -2021,7 +2031,7 @@ fn sentence_cues(
                 }
             }
             TokKind::Word => {
-                if any_off && (c & N_SAFEGUARD != 0 || safeguard_key(tx)) {
+                if any_off && (c & N_SAFEGUARD != 0 || safeguard_key(text(k))) {
                     let near_off = tokens[k + 1..tokens.len().min(k + 4)]
                         .iter()
                         .any(|n| off_value(&plain[n.range.clone()]));
@@ -2036,10 +2046,10 @@ fn sentence_cues(
                 let wmk = tok_roles[toks.start + k] & wm::MARKS;
                 if wmk != 0 {
                     word_marks_of(
-                        wmk, k, tokens, plain, &cues_of, &roles_of, &text, m, &mut clues,
+                        wmk, k, tokens, plain, &cues_of, &roles_of, &text, &mut m, &mut clues,
                     );
                 }
-                if tx == "than" {
+                if t.range.len() == 4 && text(k) == "than" {
                     // "than the figure the API gives back": the source of the
                     // true value may come six words after "than".
                     let window = &tokens[k + 1..tokens.len().min(k + 7)];
@@ -2080,7 +2090,7 @@ fn sentence_cues(
                     }
                 }
                 // "describe it as 'met'", "present the loss as a timing difference".
-                if tx == "as" && !t.quoted {
+                if t.range.len() == 2 && text(k) == "as" && !t.quoted {
                     let reporting = (k.saturating_sub(6)..k).any(|j| {
                         cues_of(j) & (V_REPORT | V_TELL) != 0
                             || matches!(
@@ -2237,14 +2247,17 @@ fn sentence_cues(
             .then_some(tx),
             TokKind::Quote => (identifier_like(tx) && (named_tool || after_call())).then_some(tx),
             // A plain word names a tool only as "the X tool" ("the fetch tool").
-            TokKind::Word if !t.quoted => ((underscore && has_byte(tx, b'_'))
-                || (named_tool
-                    && k > 0
-                    && text(k - 1) == "the"
-                    && !STOPWORDS.contains(&tx)
-                    && LEXICON.word(tx) == 0
-                    && tx.len() >= 3))
-                .then_some(tx),
+            TokKind::Word if !t.quoted && (underscore || named_tool) => {
+                let tx = text(k);
+                ((underscore && has_byte(tx, b'_'))
+                    || (named_tool
+                        && k > 0
+                        && text(k - 1) == "the"
+                        && !STOPWORDS.contains(&tx)
+                        && LEXICON.word(tx) == 0
+                        && tx.len() >= 3))
+                    .then_some(tx)
+            }
             _ => None,
         };
         if let Some(name) = candidate {
@@ -2385,6 +2398,7 @@ fn sentence_cues(
                 !w.ends_with("'s") && w != "your"
             })
             || (matches!(tokens[k].range.len(), 5 | 6 | 8)
+                && first_byte_in(k, b"lrf")
                 && matches!(text(k), "let's" | "remember" | "forget"));
         if addresses {
             let mut negated = false;
@@ -2477,20 +2491,22 @@ fn sentence_cues(
         || (!raw.is_ascii() && raw.bytes().any(|b| b >= 0xE3) && omits_hazard_unspaced(raw));
     // A quoted label is rare: only then are the words read for a hazard.
     m.relabels_hazard = m.quote && relabels_hazard(tokens, raw, &roles_of, &cues_of, &text);
+    s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
-        matches!(
-            text(k),
-            "detects"
-                | "detect"
-                | "flags"
-                | "classifies"
-                | "classify"
-                | "scans"
-                | "screens"
-                | "screen"
-                | "recognizes"
-                | "recognises"
-        )
+        first_byte_in(k, b"dfcsr")
+            && matches!(
+                text(k),
+                "detects"
+                    | "detect"
+                    | "flags"
+                    | "classifies"
+                    | "classify"
+                    | "scans"
+                    | "screens"
+                    | "screen"
+                    | "recognizes"
+                    | "recognises"
+            )
     });
     s
 }
@@ -2977,7 +2993,10 @@ fn off_value(v: &str) -> bool {
             (first.to_ascii_lowercase(), bytes.len()),
             (b'o', 3) | (b'f', 5) | (b'0', 1) | (b'n', 2 | 4 | 5) | (b'd', 7 | 8) | (b's', 4)
         );
-        return fits && OFF_VALUES.iter().any(|o| o.as_bytes().eq_ignore_ascii_case(bytes));
+        return fits
+            && OFF_VALUES
+                .iter()
+                .any(|o| o.as_bytes().eq_ignore_ascii_case(bytes));
     }
     off_value_trimmed(bytes)
 }
