@@ -342,6 +342,11 @@ pub fn collect(snapshot: &Snapshot) -> Collected<'_> {
         out: Collected::default(),
         path: String::new(),
     };
+    // A tool has a few texts (name, description, schema strings), each
+    // with a path of a few dozen bytes: sized for six of them, the two
+    // buffers are not copied over and over as they grow.
+    c.out.items.reserve(snapshot.tools.len() * 6);
+    c.out.paths.reserve(snapshot.tools.len() * 6 * 32);
     let server = c.target(Target::server());
     c.opt(server, "instructions", snapshot.instructions.as_deref());
     if let Some(info) = &snapshot.server_info {

@@ -1102,53 +1102,69 @@ const SHELL_WORDS: &[&str] = &[
 /// a known program with arguments, or command-line syntax (flags, pipes,
 /// redirections, `&&`, `$(…)`), or code that fetches and runs something.
 fn shell_like(code: &str) -> bool {
+    /// Substrings that make any code span shell-like, found in one
+    /// automaton walk instead of a substring search for each.
+    const SHELL_MARKS: [&str; 15] = [
+        " | ",
+        "|sh",
+        "| sh",
+        "&&",
+        "$(",
+        " > ",
+        " < ",
+        "rm -rf",
+        "/dev/tcp",
+        "urlopen(",
+        "exec(",
+        "eval(",
+        "fetch(",
+        "os.system",
+        "subprocess",
+    ];
+    static MARKS: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .build(SHELL_MARKS)
+            .expect("shell marks build")
+    });
     let code = code.trim();
     let mut words = code.split_whitespace();
     let first = words
         .next()
         .unwrap_or("")
         .trim_start_matches(['$', '>', '#', '!']);
-    let lower = first.to_ascii_lowercase();
     let multi_word = code.contains(' ');
-    let args: Vec<&str> = words.collect();
-    let flags = args.iter().any(|a| {
-        a.starts_with('-')
-            && a.len() > 1
-            && a[1..]
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '-')
-    });
-    let program_like = !lower.is_empty()
-        && lower
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
-        && lower
-            .chars()
+    // The first word against the shell words and the program-like test,
+    // case-blind on ASCII (as on a lower-cased copy, without making one).
+    let program_like = !first.is_empty()
+        && first
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b'/'))
+        && first
+            .bytes()
             .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '.' || c == '/');
-    (multi_word && SHELL_WORDS.contains(&lower.as_str()))
-        || (multi_word
-            && program_like
-            && (flags
-                || args
-                    .iter()
-                    .any(|a| a.starts_with('~') || a.starts_with('/') || a.contains("://"))))
-        || code.contains(" | ")
-        || code.contains("|sh")
-        || code.contains("| sh")
-        || code.contains("&&")
-        || code.contains("$(")
-        || code.contains(" > ")
-        || code.contains(" < ")
-        || code.contains("rm -rf")
-        || code.contains("/dev/tcp")
-        || code.contains("urlopen(")
-        || code.contains("exec(")
-        || code.contains("eval(")
-        || code.contains("fetch(")
-        || code.contains("os.system")
-        || code.contains("subprocess")
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == b'.' || c == b'/');
+    // The arguments are read only for a program with arguments, each once
+    // (no vector of them).
+    let with_args = multi_word
+        && program_like
+        && words.any(|a| {
+            (a.starts_with('-')
+                && a.len() > 1
+                && a[1..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '-'))
+                || a.starts_with('~')
+                || a.starts_with('/')
+                || a.contains("://")
+        });
+    (multi_word
+        && SHELL_WORDS
+            .iter()
+            .any(|w| w.as_bytes().eq_ignore_ascii_case(first.as_bytes())))
+        || with_args
+        || MARKS.is_match(code)
 }
 
 /// Whether a tool name sounds destructive or outward-facing.
@@ -1296,7 +1312,9 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
         }
         tok_cues[i] = c;
     }
-    if plain.bytes().any(|b| b >= 0xE3) {
+    // (An ASCII text, nearly every one, is told apart in a word-wide scan
+    // before its bytes are looked at one by one.)
+    if !plain.is_ascii() && plain.bytes().any(|b| b >= 0xE3) {
         for (r, c) in lex.unspaced(plain) {
             let k = tokens.partition_point(|t| t.range.start < r.start);
             if let Some(slot) = tok_cues.get_mut(k) {
@@ -1853,6 +1871,15 @@ fn sentence_cues(
     let tokens = &seg.tokens[toks.clone()];
     let cues_of = |k: usize| tok_cues[toks.start + k];
     let text = |k: usize| &plain[tokens[k].range.clone()];
+    // Whether token `k` opens with one of `bytes`: a look at one byte that
+    // spares slicing the text of most tokens before comparing it with
+    // words that open so.
+    let first_byte_in = |k: usize, bytes: &[u8]| {
+        plain
+            .as_bytes()
+            .get(tokens[k].range.start)
+            .is_some_and(|b| bytes.contains(b))
+    };
     // A word's roles came with its cues; other tokens (code, quotes) are
     // looked up as they read.
     let roles_of = |k: usize| {
@@ -1869,6 +1896,10 @@ fn sentence_cues(
     };
     let mut m = Marks::default();
     let raw = &plain[range.clone()];
+    // Whether any byte of the sentence is `_`: every word token lies in
+    // its range, so without one no word is a snake_case name (one
+    // vectorised scan instead of a byte loop per word).
+    let underscore = memchr::memchr(b'_', raw.as_bytes()).is_some();
     // Command-line syntax outside code spans: flags, pipes, chains.
     m.cli = cli_syntax(raw);
     m.fetch_run = fetch_and_run(raw);
@@ -1894,7 +1925,9 @@ fn sentence_cues(
     };
     for (k, t) in tokens.iter().enumerate() {
         let mut c = cues_of(k);
-        let tx = text(k);
+        // The token's text. A word's is sliced only where a test of it
+        // needs it (most words need none): `tx` is empty for a word.
+        let tx = if t.kind == TokKind::Word { "" } else { text(k) };
         // The user's own analytics team or research partner is no outside
         // party putting the data to its own use.
         if c & PARTY != 0
@@ -2001,7 +2034,7 @@ fn sentence_cues(
                 }
             }
             TokKind::Word => {
-                if any_off && (c & N_SAFEGUARD != 0 || safeguard_key(tx)) {
+                if any_off && (c & N_SAFEGUARD != 0 || safeguard_key(text(k))) {
                     let near_off = tokens[k + 1..tokens.len().min(k + 4)]
                         .iter()
                         .any(|n| off_value(&plain[n.range.clone()]));
@@ -2019,7 +2052,7 @@ fn sentence_cues(
                         wmk, k, tokens, plain, &cues_of, &roles_of, &text, &mut m, &mut clues,
                     );
                 }
-                if tx == "than" {
+                if t.range.len() == 4 && text(k) == "than" {
                     // "than the figure the API gives back": the source of the
                     // true value may come six words after "than".
                     let window = &tokens[k + 1..tokens.len().min(k + 7)];
@@ -2060,7 +2093,7 @@ fn sentence_cues(
                     }
                 }
                 // "describe it as 'met'", "present the loss as a timing difference".
-                if tx == "as" && !t.quoted {
+                if t.range.len() == 2 && text(k) == "as" && !t.quoted {
                     let reporting = (k.saturating_sub(6)..k).any(|j| {
                         cues_of(j) & (V_REPORT | V_TELL) != 0
                             || matches!(
@@ -2217,14 +2250,17 @@ fn sentence_cues(
             .then_some(tx),
             TokKind::Quote => (identifier_like(tx) && (named_tool || after_call())).then_some(tx),
             // A plain word names a tool only as "the X tool" ("the fetch tool").
-            TokKind::Word if !t.quoted => (has_byte(tx, b'_')
-                || (named_tool
-                    && k > 0
-                    && text(k - 1) == "the"
-                    && !STOPWORDS.contains(&tx)
-                    && LEXICON.word(tx) == 0
-                    && tx.len() >= 3))
-                .then_some(tx),
+            TokKind::Word if !t.quoted && (underscore || named_tool) => {
+                let tx = text(k);
+                ((underscore && has_byte(tx, b'_'))
+                    || (named_tool
+                        && k > 0
+                        && text(k - 1) == "the"
+                        && !STOPWORDS.contains(&tx)
+                        && LEXICON.word(tx) == 0
+                        && tx.len() >= 3))
+                    .then_some(tx)
+            }
             _ => None,
         };
         if let Some(name) = candidate {
@@ -2300,15 +2336,17 @@ fn sentence_cues(
             let mut negated = false;
             while j < tokens.len() && j < k + 4 {
                 let c = cues_of(j);
-                let w = text(j);
                 if c & (NEG | NEVER) != 0 {
                     negated = true;
                 }
+                // The text is read only when the cues do not decide, and
+                // only at the lengths of these words (2, 3, 4 and 6 bytes).
                 if c & OPENERS != 0 && c & BASE == 0
-                    || matches!(
-                        w,
-                        "do" | "just" | "now" | "simply" | "then" | "also" | "and"
-                    )
+                    || (matches!(tokens[j].range.len(), 2 | 3 | 4 | 6)
+                        && matches!(
+                            text(j),
+                            "do" | "just" | "now" | "simply" | "then" | "also" | "and"
+                        ))
                 {
                     j += 1;
                     continue;
@@ -2363,6 +2401,7 @@ fn sentence_cues(
                 !w.ends_with("'s") && w != "your"
             })
             || (matches!(tokens[k].range.len(), 5 | 6 | 8)
+                && first_byte_in(k, b"lrf")
                 && matches!(text(k), "let's" | "remember" | "forget"));
         if addresses {
             let mut negated = false;
@@ -2460,19 +2499,20 @@ fn sentence_cues(
         s.cues & REGARDLESS != 0 && overrides_choice(tokens.len(), &cues_of, &roles_of, &text);
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
-        matches!(
-            text(k),
-            "detects"
-                | "detect"
-                | "flags"
-                | "classifies"
-                | "classify"
-                | "scans"
-                | "screens"
-                | "screen"
-                | "recognizes"
-                | "recognises"
-        )
+        first_byte_in(k, b"dfcsr")
+            && matches!(
+                text(k),
+                "detects"
+                    | "detect"
+                    | "flags"
+                    | "classifies"
+                    | "classify"
+                    | "scans"
+                    | "screens"
+                    | "screen"
+                    | "recognizes"
+                    | "recognises"
+            )
     });
     s
 }
@@ -2970,43 +3010,78 @@ fn word_marks_of<'a>(
     }
 }
 
+/// The values that switch something off (see [`off_value`]).
+const OFF_VALUES: [&str; 10] = [
+    "off", "false", "0", "no", "none", "disabled", "disable", "skip", "never", "null",
+];
+
+/// Characters trimmed off a value before it is compared (see [`off_value`]).
+fn trimmed_off(b: &u8) -> bool {
+    matches!(b, b'\'' | b'"' | b'`' | b'.' | b',')
+}
+
 /// Whether a value switches something off.
+///
+/// Asked of every token of every sentence (see `sentence_cues`), so
+/// written on bytes: the trimmed characters are ASCII, and no byte of a
+/// longer character equals one, so trimming bytes trims the same
+/// characters; the values are ASCII, so a case-blind ASCII comparison
+/// equals comparing the lower-cased text. The common case, a token with
+/// nothing to trim, is inlined where it is asked; the rest is
+/// [`off_value_trimmed`].
+#[inline(always)]
 fn off_value(v: &str) -> bool {
-    const OFF: [&str; 10] = [
-        "off", "false", "0", "no", "none", "disabled", "disable", "skip", "never", "null",
-    ];
-    // Asked of every token of every sentence (see `sentence_cues`), so
-    // written on bytes: the trimmed characters are ASCII, and no byte of a
-    // longer character equals one, so trimming bytes trims the same
-    // characters; the values are ASCII, so a case-blind ASCII comparison
-    // equals comparing the lower-cased text.
-    let trimmed = |b: &u8| matches!(b, b'\'' | b'"' | b'`' | b'.' | b',');
     let bytes = v.as_bytes();
+    let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
+        return false;
+    };
+    if !trimmed_off(first) && !trimmed_off(last) {
+        // Nothing to trim (nearly every token): a value opens with the
+        // first byte and has the length of one of the values (`off`,
+        // `false`, `0`, `no`, `none`/`null`, `never`, `disable`,
+        // `disabled`, `skip`), which most tokens do not.
+        let fits = matches!(
+            (first.to_ascii_lowercase(), bytes.len()),
+            (b'o', 3) | (b'f', 5) | (b'0', 1) | (b'n', 2 | 4 | 5) | (b'd', 7 | 8) | (b's', 4)
+        );
+        return fits
+            && OFF_VALUES
+                .iter()
+                .any(|o| o.as_bytes().eq_ignore_ascii_case(bytes));
+    }
+    off_value_trimmed(bytes)
+}
+
+/// [`off_value`] of a value with quotes or punctuation at an end.
+#[inline(never)]
+fn off_value_trimmed(bytes: &[u8]) -> bool {
     // Every value starts with one of these letters: a token that starts
-    // with another byte, which trimming would not remove, is none (most
-    // tokens; the same test is made after trimming below).
+    // with another byte, which trimming would not remove, is none (the
+    // same test is made after trimming below).
     let opens = |b: &u8| {
         matches!(
             b.to_ascii_lowercase(),
             b'o' | b'f' | b'0' | b'n' | b'd' | b's'
         )
     };
-    if bytes.first().is_none_or(|b| !trimmed(b) && !opens(b)) {
+    if bytes.first().is_none_or(|b| !trimmed_off(b) && !opens(b)) {
         return false;
     }
     let start = bytes
         .iter()
-        .position(|b| !trimmed(b))
+        .position(|b| !trimmed_off(b))
         .unwrap_or(bytes.len());
     let end = bytes
         .iter()
-        .rposition(|b| !trimmed(b))
+        .rposition(|b| !trimmed_off(b))
         .map_or(start, |i| i + 1);
     let v = bytes.get(start..end.max(start)).unwrap_or_default();
     // Every value starts with one of these (most tokens do not).
     v.first().is_some_and(opens)
         && v.len() <= 8
-        && OFF.iter().any(|o| o.as_bytes().eq_ignore_ascii_case(v))
+        && OFF_VALUES
+            .iter()
+            .any(|o| o.as_bytes().eq_ignore_ascii_case(v))
 }
 
 /// Whether `s` holds the ASCII byte `b`: an inline loop, cheaper than a

@@ -436,19 +436,20 @@ fn read_chunk(
     // The first character that is not an ASCII digit, and the first that is
     // neither an ASCII letter, digit nor `_`: whether the chunk is one plain
     // number or word is known from this scan, without reading it again.
-    let (mut non_digit, mut non_word) = (usize::MAX, usize::MAX);
+    let mut non_word = usize::MAX;
+    // The leading digits first: the first character after them (if any)
+    // is the first that is not a digit, and the loop below need not ask
+    // each letter again.
+    while j < n && chars[j].1.is_ascii_digit() {
+        j += 1;
+    }
+    let non_digit = if j < n { j } else { usize::MAX };
     while j < n {
         let cj = chars[j].1;
         // Letters and digits (most of a chunk) never end one.
         if cj.is_ascii_alphanumeric() {
-            if non_digit == usize::MAX && !cj.is_ascii_digit() {
-                non_digit = j;
-            }
             j += 1;
             continue;
-        }
-        if non_digit == usize::MAX {
-            non_digit = j;
         }
         if non_word == usize::MAX && cj != '_' {
             non_word = j;
