@@ -917,29 +917,35 @@ fn classify_chunk(s: &str) -> Option<TokKind> {
 /// Marks clause starts after "and", "then", "or", "but", "so", "also" when a
 /// verb-like word follows: "… and tell the user …" begins a new request.
 fn mark_conjunction_clauses(tokens: &mut [Token], plain: &str) {
+    // The words are compared as bytes (equal bytes are equal text): slicing
+    // the bytes spares the char-boundary checks of slicing the `str`, which
+    // cost more than the comparisons for most tokens.
+    let bytes = plain.as_bytes();
     for k in 1..tokens.len() {
-        let prev = &plain[tokens[k - 1].range.clone()];
-        if tokens[k - 1].kind == TokKind::Word
-            && matches!(
-                prev,
-                "and"
-                    | "then"
-                    | "or"
-                    | "but"
-                    | "so"
-                    | "und"
-                    | "y"
-                    | "et"
-                    | "e"
-                    | "и"
-                    | "dann"
-                    | "luego"
-                    | "puis"
-                    | "ensuite"
-                    | "depois"
-            )
-            && tokens[k].kind == TokKind::Word
-        {
+        let before = &tokens[k - 1];
+        if before.kind != TokKind::Word || tokens[k].kind != TokKind::Word {
+            continue;
+        }
+        let prev = bytes.get(before.range.clone()).unwrap_or_default();
+        if matches!(
+            prev,
+            b"and"
+                | b"then"
+                | b"or"
+                | b"but"
+                | b"so"
+                | b"und"
+                | b"y"
+                | b"et"
+                | b"e"
+                // "и", in UTF-8.
+                | b"\xd0\xb8"
+                | b"dann"
+                | b"luego"
+                | b"puis"
+                | b"ensuite"
+                | b"depois"
+        ) {
             tokens[k].clause_start = true;
         }
     }
