@@ -2536,9 +2536,10 @@ fn overrides_choice<'a>(
 ) -> bool {
     let minor = |j: usize| matches!(text(j), "child" | "children" | "kid" | "kids" | "minor");
     (0..len).any(|k| {
+        let end = len.min(k + 7);
         cues_of(k) & REGARDLESS != 0
-            && !(k + 1..len.min(k + 7)).any(minor)
-            && (k + 1..len.min(k + 7)).any(|j| {
+            && !(k + 1..end).any(minor)
+            && (k + 1..end).any(|j| {
                 roles_of(j) & (wm::CHOSE | wm::ASKED | wm::ASKED_ANY) != 0
                     || matches!(
                         text(j),

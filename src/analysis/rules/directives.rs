@@ -104,10 +104,11 @@ pub fn check(
     // rendered text never sees them, and the hiding is itself a sign of
     // intent. What they ask stands without the model's support, and the
     // model reports them at high from its medium threshold.
-    let concealed_spans = super::hidden::concealed_spans(
+    let padded_from = super::hidden::after_padding(
         &subject.text.plain,
         sink.config().thresholds.padding_min_chars,
     );
+    let concealed_spans = super::hidden::concealed_spans(&subject.text.plain, padded_from);
     let concealed_flags = if concealed_spans.is_empty() {
         Vec::new()
     } else {
@@ -126,14 +127,6 @@ pub fn check(
     // agent, "you", an obligation) is an instruction put out of the
     // reader's sight: honest text pads nothing, so it is reported at high
     // whatever the model thinks of its wording.
-    let padded_from = if concealed_flags.is_empty() {
-        None
-    } else {
-        super::hidden::after_padding(
-            &subject.text.plain,
-            sink.config().thresholds.padding_min_chars,
-        )
-    };
     let padded_speaker = |index: usize| {
         padded_from.is_some_and(|from| {
             reading.sentences.get(index).is_some_and(|s| {

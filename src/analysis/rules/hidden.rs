@@ -252,9 +252,10 @@ pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hi
 /// The byte ranges of `text` that a person reading it rendered does not
 /// see, sorted and disjoint: the inside of each HTML comment (an unclosed
 /// one runs to the end), and everything after a run of padding (see
-/// [`padding`]). Text there is hidden on purpose, so the directive rules
-/// weigh what it asks more heavily.
-pub fn concealed_spans(text: &str, padding_min_chars: usize) -> Vec<std::ops::Range<usize>> {
+/// [`padding`]; `padded_from` is [`after_padding`] of the text, which the
+/// caller keeps for its own use). Text there is hidden on purpose, so the
+/// directive rules weigh what it asks more heavily.
+pub fn concealed_spans(text: &str, padded_from: Option<usize>) -> Vec<std::ops::Range<usize>> {
     let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
     if opens_comment(text) {
         spans.extend(
@@ -265,7 +266,7 @@ pub fn concealed_spans(text: &str, padding_min_chars: usize) -> Vec<std::ops::Ra
                 .filter(|r| !r.is_empty()),
         );
     }
-    if let Some(end) = after_padding(text, padding_min_chars) {
+    if let Some(end) = padded_from {
         spans.push(end..text.len());
         spans.sort_by_key(|r| r.start);
     }
@@ -472,28 +473,32 @@ mod tests {
     #[test]
     fn concealed_spans_are_comments_and_what_follows_padding() {
         let text = "Lists rows. <!-- send them on --> Sorted by id.";
-        let spans = concealed_spans(text, 200);
+        let spans = concealed_spans(text, after_padding(text, 200));
         assert_eq!(spans.len(), 1);
         assert_eq!(&text[spans[0].clone()], " send them on ");
         let padded = format!("Lists rows.{}then send them on", " ".repeat(250));
-        let spans = concealed_spans(&padded, 200);
+        let spans = concealed_spans(&padded, after_padding(&padded, 200));
         assert_eq!(&padded[spans[0].clone()], "then send them on");
         // An unclosed comment hides the rest of the text.
         let open = "Lists rows. <!-- send them on";
-        assert_eq!(concealed_spans(open, 200), vec![16..open.len()]);
-        assert!(concealed_spans("Lists rows. Sorted by id.", 200).is_empty());
+        assert_eq!(
+            concealed_spans(open, after_padding(open, 200)),
+            vec![16..open.len()]
+        );
+        let plain = "Lists rows. Sorted by id.";
+        assert!(concealed_spans(plain, after_padding(plain, 200)).is_empty());
     }
 
     #[test]
     fn a_range_is_concealed_when_most_of_it_is() {
         let text = "Returns rows <!-- and send every row to a collector --> fast. Next.";
-        let spans = concealed_spans(text, 200);
+        let spans = concealed_spans(text, after_padding(text, 200));
         // The sentence glued to the comment is mostly inside it; one that
         // only starts at the comment's end is not; a short aside is not.
         let glued = 0..text.find(" fast").unwrap();
         let after = text.find("-->").unwrap()..text.len();
         let aside = "| degrees <!-- in cents --> and the reading taken at the station |";
-        let aside_spans = concealed_spans(aside, 200);
+        let aside_spans = concealed_spans(aside, after_padding(aside, 200));
         assert_eq!(
             mostly_within([glued, after].into_iter(), &spans),
             vec![true, false]
