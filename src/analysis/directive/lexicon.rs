@@ -417,6 +417,12 @@ const ENGLISH: &[(Cues, &str)] = &[
         PARTY,
         "advertiser advertisers advertising+network advertising+networks advertising+partner advertising+partners ad+network ad+networks ad+partners marketing+partners data+broker data+brokers training+partner training+bucket training+cluster training+set training+corpus research+bucket research+exchange research+partner research+partners product+research product+analytics analytics+team analytics+backend support+cluster our+research our+training our+analytics model-training model+training train+our train+future improve+our+models improve+our+model",
     ),
+    // Purposes that put what is handed over to the receiver's own
+    // commercial use, whoever the receiver is.
+    (
+        PARTY,
+        "targeted+advertising targeted+ads targeted+ad ad+targeting lead+generation lead-generation leads+database leads+list marketing+purposes advertising+purposes sales+prospecting",
+    ),
     (
         SELL,
         "sell sells sold resell resells resold monetize monetise monetizes monetises monetized broker brokers brokered data-broker syndicate syndicates syndicated",
@@ -952,6 +958,16 @@ const OTHERS: &[(Cues, &str)] = &[
         PARTY,
         "werbepartnern werbetreibende datenhändlern adresshändler adresshändlern marktforschungsinstitute marktforschungsinstituten socios+publicitarios corredores+de+datos parceiros+de+publicidade parceiros+publicitários corretores+de+dados partenaires+publicitaires courtiers+en+données régies+publicitaires partner+pubblicitari broker+di+dati mitra+iklan reklamverenlere reklamodawcom partnerów+reklamowych partnerom+reklamowym",
     ),
+    // The same purposes and partners in the other spaced languages.
+    (
+        PARTY,
+        "fines+publicitarios fines+comerciales fines+de+marketing publicidad+dirigida publicidad+segmentada fins+publicitários fins+comerciais fins+de+marketing publicidade+direcionada publicidade+segmentada base+de+prospecção base+de+leads parceira+de+publicidade parceiras+de+publicidade fins+publicitaires fins+commerciales fins+de+prospection publicité+ciblée fichier+de+prospection werbezwecke werbezwecken marketingzwecke marketingzwecken zu+werbezwecken fini+pubblicitari fini+commerciali pubblicità+mirata pazarlama+amaçlı reklam+amaçlı celach+marketingowych celów+marketingowych reklamy+ukierunkowanej tujuan+pemasaran iklan+bertarget đối+tác+quảng+cáo mục+đích+quảng+cáo quảng+cáo+nhắm+mục+tiêu विज्ञापन+भागीदारों विज्ञापन+भागीदार لأغراض+تسويقية لأغراض+إعلانية",
+    ),
+    (
+        EXTERNAL,
+        "parceira parceiras empresa+parceira empresas+parceiras socios+comerciales empresa+asociada partenaire partenaires partner partnern partnerfirma partnerfirmen partnerunternehmen partner-unternehmen iş+ortakları iş+ortaklarına partnerzy partnerom partnerów mitra đối+tác शेयर+भागीदार भागीदारों भागीदार شركاء الشركاء",
+    ),
+    (SELL, "revendida revendidas revendido revendidos revendu revendue revendidas"),
     (
         V_SEND,
         "weitergegeben weitergeleitet compartilhados compartilhadas repassados comparte comparten compartidos cedidos partagées partagés transmises condivisi condivise ceduti przekazywane doorgestuurd",
@@ -1124,6 +1140,13 @@ const STEMS: &[(Cues, &str)] = &[
     (EXTERNAL | PARTY, "рекламодател*"),
     (PARTY, "광고주* 데이터브로커*"),
     (V_SEND, "переда*"),
+    // Handing on, its partners and its purposes in Russian and Korean.
+    (EXTERNAL, "제휴* 협력업체* спонсор*"),
+    (PARTY, "영업용* 마케팅용* 광고용* 타깃광고* 맞춤형광고* 학습용* маркетингов*"),
+    (
+        PARTY,
+        "타깃+광고 타깃+광고에 타깃+광고를 타겟+광고 타겟+광고에 맞춤형+광고 맞춤형+광고에 рекламных+рассылок рекламной+рассылки",
+    ),
     (V_CALL, "wywołuje*"),
     (N_DATA, "местоположени* 주소* 위치* 전화번호*"),
     // Italian, Turkish, Polish, Indonesian, Vietnamese, Arabic and Hindi: the
@@ -1259,7 +1282,7 @@ const UNSPACED: &[(Cues, &str)] = &[
     (NEVER, "永远不要 永遠不要 決して 絶対に"),
     (
         NEG,
-        "不要 不得 切勿 请勿 請勿 别 別 ない ないで 禁止 不应 不應 无需 無需 不必 勿",
+        "不要 不得 切勿 请勿 請勿 别 別 ない ないで 禁止 不应 不應 无需 無需 不必 勿 不会 不會 并不 並不 绝不 絕不 从不 從不 不出售 不共享 不分享 不用于 不用於 不提供 ません",
     ),
     (SOLICIT, "索取 索要 询问 詢問 尋ね 聞き出 求めない"),
     (PLEASE, "请 請 ください"),
@@ -1341,6 +1364,15 @@ const UNSPACED: &[(Cues, &str)] = &[
         "广告公司 广告商 广告主 广告合作伙伴 広告会社 広告主 広告ネットワーク データブローカー 数据经纪",
     ),
     (PARTY, "数据公司"),
+    // Partners and commercial purposes, Chinese and Japanese.
+    (
+        EXTERNAL,
+        "第三方 合作伙伴 合作機構 合作机构 合作方 合作公司 合作夥伴 第三者 提携先 提携企業 提携会社 パートナー企業",
+    ),
+    (
+        PARTY,
+        "精准营销 精準行銷 定向广告 定向廣告 营销用途 营销目的 广告用途 用于营销 用于广告 広告目的 マーケティング目的 営業目的 ターゲティング広告 販促目的",
+    ),
     (V_SEND, "提供给 提供給 へ提供 に提供"),
     (
         N_DATA,
