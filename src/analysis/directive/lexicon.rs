@@ -1103,7 +1103,7 @@ const STEMS: &[(Cues, &str)] = &[
     (V_PREFER | BASE, "우선* 신뢰*"),
     (N_ALT, "대신* 대안*"),
     (PHISH, "만료* 잠겼* 잠금* 정지* 재입력* 다시+로그인"),
-    (SOLICIT, "달라고* 물어보*"),
+    (SOLICIT, "달라고* 물어보* 물어* 달라* 회신해*"),
     (N_SAFEGUARD, "확인* 승인* 보안* 필터* 안전*"),
     (N_ROUTE, "수신자* 받는+사람 계좌* 수취*"),
     (N_RESULT, "잔액* 금액* 결과* 가격* 응답*"),
@@ -1601,6 +1601,10 @@ const KOREAN_ENDINGS: &[(&str, Cues)] = &[
     ("내야", MODAL),
     ("줘야", MODAL),
     ("써야", MODAL),
+    // The dative of a person ("보호자에게", "점주한테"): whoever is addressed
+    // or asked is a user of the tool.
+    ("에게", USER),
+    ("한테", USER),
     ("으면", COND),
     ("하면", COND),
     ("되면", COND),

@@ -2485,7 +2485,13 @@ fn sentence_cues(
                         ))
             }) && (k + 1..(k + 13).min(tokens.len()))
                 .any(|j| cues_of(j) & (N_SECRET | N_STRONG) != 0)
-        });
+        })
+        // Outside English a verb of asking for says it alone ("pídale la
+        // contraseña", "비밀번호를 물어보세요").
+        || (s.cues & (N_SECRET | N_STRONG) != 0
+            && s.cues & SOLICIT != 0
+            && (0..tokens.len())
+                .any(|k| cues_of(k) & SOLICIT != 0 && asks_for_outside_english(text(k))));
     m.echoes_request =
         clues.echo && (clues.requested || (clues.original && m.echo_insists)) && !clues.open_about;
     // Most sentences name no hazard: one look at their words' roles says so.
@@ -2720,6 +2726,36 @@ mod wm {
 }
 
 /// The words of each [`wm`] role.
+/// Whether a word the lexicon reads as soliciting is a verb of asking
+/// someone for something in another language: every such word of the other
+/// languages' tables is one ("pedir", "erfragen", "물어", "索取"), where the
+/// English ones are broader ("type", "share", "provide").
+fn asks_for_outside_english(w: &str) -> bool {
+    !w.is_ascii()
+        || matches!(
+            w,
+            "pedir"
+                | "pedirla"
+                | "pedirlo"
+                | "pedirle"
+                | "pedirles"
+                | "solicitar"
+                | "solicitarla"
+                | "solicitarlo"
+                | "solicitarle"
+                | "solicite"
+                | "chiedere"
+                | "chiederla"
+                | "chiederlo"
+                | "richiedere"
+                | "demander"
+                | "erfragen"
+                | "abfragen"
+                | "verlangen"
+                | "anfordern"
+        )
+}
+
 const WORD_MARK_LISTS: &[(u32, &str)] = &[
     (wm::NEEDED, "needed required necessary"),
     (wm::WITHOUT, "without skipping need no"),
