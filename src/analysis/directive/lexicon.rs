@@ -967,7 +967,10 @@ const OTHERS: &[(Cues, &str)] = &[
         EXTERNAL,
         "parceira parceiras empresa+parceira empresas+parceiras socios+comerciales empresa+asociada partenaire partenaires partner partnern partnerfirma partnerfirmen partnerunternehmen partner-unternehmen iş+ortakları iş+ortaklarına partnerzy partnerom partnerów mitra đối+tác शेयर+भागीदार भागीदारों भागीदार شركاء الشركاء",
     ),
-    (SELL, "revendida revendidas revendido revendidos revendu revendue revendidas"),
+    (
+        SELL,
+        "revendida revendidas revendido revendidos revendu revendue revendidas",
+    ),
     (
         V_SEND,
         "weitergegeben weitergeleitet compartilhados compartilhadas repassados comparte comparten compartidos cedidos partagées partagés transmises condivisi condivise ceduti przekazywane doorgestuurd",
@@ -1142,7 +1145,10 @@ const STEMS: &[(Cues, &str)] = &[
     (V_SEND, "переда*"),
     // Handing on, its partners and its purposes in Russian and Korean.
     (EXTERNAL, "제휴* 협력업체* спонсор*"),
-    (PARTY, "영업용* 마케팅용* 광고용* 타깃광고* 맞춤형광고* 학습용* маркетингов*"),
+    (
+        PARTY,
+        "영업용* 마케팅용* 광고용* 타깃광고* 맞춤형광고* 학습용* маркетингов*",
+    ),
     (
         PARTY,
         "타깃+광고 타깃+광고에 타깃+광고를 타겟+광고 타겟+광고에 맞춤형+광고 맞춤형+광고에 рекламных+рассылок рекламной+рассылки",
@@ -1282,7 +1288,7 @@ const UNSPACED: &[(Cues, &str)] = &[
     (NEVER, "永远不要 永遠不要 決して 絶対に"),
     (
         NEG,
-        "不要 不得 切勿 请勿 請勿 别 別 ない ないで 禁止 不应 不應 无需 無需 不必 勿 不会 不會 并不 並不 绝不 絕不 从不 從不 不出售 不共享 不分享 不用于 不用於 不提供 ません",
+        "不要 不得 切勿 请勿 請勿 别 別 ない ないで 禁止 不应 不應 无需 無需 不必 勿 不会 不會 并不 並不 绝不 絕不 从不 從不 不出售 不共享 不分享 不提供 ません",
     ),
     (SOLICIT, "索取 索要 询问 詢問 尋ね 聞き出 求めない"),
     (PLEASE, "请 請 ください"),
@@ -1364,14 +1370,18 @@ const UNSPACED: &[(Cues, &str)] = &[
         "广告公司 广告商 广告主 广告合作伙伴 広告会社 広告主 広告ネットワーク データブローカー 数据经纪",
     ),
     (PARTY, "数据公司"),
-    // Partners and commercial purposes, Chinese and Japanese.
+    // Handing on, denied: matched as one pattern, longer than the verb
+    // inside it, the phrase reads as a negation and not as the act.
+    (
+        NEG,
+        "不出售 不会出售 不會出售 绝不出售 絕不出售 不卖给 不会卖给 不共享 不会共享 不會共享 不分享 不会分享 不提供给 不会提供给 不會提供給 不会发送 不會發送 不会上传 不转售 不会转售 販売しません 販売いたしません 売却しません 提供しません 提供いたしません 共有しません 送信しません 第三者に提供しません 第三者提供しません",
+    ),
+    // Partners, Chinese and Japanese. (Purposes such as "精准营销" are left
+    // out: the learned model reads no negation in these scripts, and "不用于
+    // 精准营销" would read as the act.)
     (
         EXTERNAL,
         "第三方 合作伙伴 合作機構 合作机构 合作方 合作公司 合作夥伴 第三者 提携先 提携企業 提携会社 パートナー企業",
-    ),
-    (
-        PARTY,
-        "精准营销 精準行銷 定向广告 定向廣告 营销用途 营销目的 广告用途 用于营销 用于广告 広告目的 マーケティング目的 営業目的 ターゲティング広告 販促目的",
     ),
     (V_SEND, "提供给 提供給 へ提供 に提供"),
     (

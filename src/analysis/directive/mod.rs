@@ -1303,9 +1303,20 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
                 buf.push_str(&plain[tk.range.clone()]);
             }
             if ok {
-                let pc = lex.phrase(&buf);
+                let mut pc = lex.phrase(&buf);
+                if pc & REGARDLESS != 0 && asks_whether(plain, tokens, i) {
+                    pc &= !REGARDLESS;
+                }
                 if pc != 0 {
                     c |= pc;
+                    // "no matter what", "whether or not": a concession,
+                    // whose "no" and "not" deny nothing.
+                    if pc & REGARDLESS != 0 {
+                        c &= !(NEG | NEVER) | pc;
+                        for cue in &mut tok_cues[i + 1..i + len] {
+                            *cue &= !(NEG | NEVER);
+                        }
+                    }
                     break;
                 }
             }
@@ -2726,6 +2737,54 @@ mod wm {
 }
 
 /// The words of each [`wm`] role.
+/// Whether the "whether" opening the phrase at token `i` asks a question
+/// ("depending on whether or not it exists", "indicates whether or not the
+/// user specified one") rather than concedes ("…, whether or not it was
+/// requested").
+fn asks_whether(plain: &str, tokens: &[Token], i: usize) -> bool {
+    &plain[tokens[i].range.clone()] == "whether"
+        && i > 0
+        && tokens[i - 1].kind == TokKind::Word
+        && matches!(
+            &plain[tokens[i - 1].range.clone()],
+            "on" | "of"
+                | "about"
+                | "to"
+                | "as"
+                | "check"
+                | "checks"
+                | "checking"
+                | "determine"
+                | "determines"
+                | "determining"
+                | "indicate"
+                | "indicates"
+                | "indicating"
+                | "decide"
+                | "decides"
+                | "specify"
+                | "specifies"
+                | "specifying"
+                | "know"
+                | "knows"
+                | "see"
+                | "tell"
+                | "tells"
+                | "show"
+                | "shows"
+                | "verify"
+                | "verifies"
+                | "confirm"
+                | "confirms"
+                | "controls"
+                | "control"
+                | "sets"
+                | "set"
+                | "and"
+                | "or"
+        )
+}
+
 /// Whether a word the lexicon reads as soliciting is a verb of asking
 /// someone for something in another language: every such word of the other
 /// languages' tables is one ("pedir", "erfragen", "물어", "索取"), where the
