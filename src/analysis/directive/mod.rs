@@ -2405,6 +2405,11 @@ fn sentence_cues(
                 // An auxiliary after the verb ("보여 주세요").
                 s.directed |= cues_of(k - 1) & VERBS;
             }
+            // Verbs joined to the request by "-고" share its mood ("절차는
+            // 건너뛰고 바로 이체해 주세요": skip the check and transfer).
+            if c & (NEG | NEVER) == 0 {
+                s.directed |= joined_korean_verbs(k, tokens, &cues_of, &text);
+            }
         }
         let addresses = c & (MODAL | PLEASE) != 0
             || (c & (YOU | AGENT) != 0 && {
@@ -2737,6 +2742,34 @@ mod wm {
 }
 
 /// The words of each [`wm`] role.
+/// The verbs of the Korean words ending in "-고" ("and") that lead up to the
+/// request at token `k` in the same clause, unless a negation follows one
+/// ("묻지 않고": without asking).
+fn joined_korean_verbs<'t>(
+    k: usize,
+    tokens: &[Token],
+    cues_of: &impl Fn(usize) -> Cues,
+    text: &impl Fn(usize) -> &'t str,
+) -> Cues {
+    let mut verbs = 0;
+    for j in (k.saturating_sub(6)..k).rev() {
+        if tokens[j].kind != TokKind::Word {
+            break;
+        }
+        let c = cues_of(j);
+        let w = text(j);
+        if c & VERBS != 0
+            && c & (NEG | NEVER) == 0
+            && w.ends_with('고')
+            && !w.is_ascii()
+            && cues_of(j + 1) & (NEG | NEVER) == 0
+        {
+            verbs |= c & VERBS;
+        }
+    }
+    verbs
+}
+
 /// Whether the "whether" opening the phrase at token `i` asks a question
 /// ("depending on whether or not it exists", "indicates whether or not the
 /// user specified one") rather than concedes ("…, whether or not it was
