@@ -1773,7 +1773,11 @@ mod tests {
             let mut sorted = features.clone();
             sorted.sort_unstable();
             sorted.dedup();
-            assert_eq!(got.to_bits(), m.probability(&sorted).to_bits(), "{sorted:?}");
+            assert_eq!(
+                got.to_bits(),
+                m.probability(&sorted).to_bits(),
+                "{sorted:?}"
+            );
             let mut left = Vec::new();
             set.drain_into(&mut left);
             assert!(left.is_empty(), "the set is emptied");
