@@ -274,17 +274,8 @@ impl Model {
     }
 
     /// Where the stored row of a bucket starts in `rows`, if it has one.
-    /// Inlined into each of [`Model::probability`]'s builds, so that its
-    /// `count_ones` becomes one instruction where the CPU has one.
-    #[inline(always)]
     fn row_at(&self, bucket: u32) -> Option<usize> {
-        let (word, bit) = (bucket as usize / 64, bucket % 64);
-        let w = *self.present.get(word)?;
-        if w & (1 << bit) == 0 {
-            return None;
-        }
-        let index = self.rank[word] as usize + (w & ((1u64 << bit) - 1)).count_ones() as usize;
-        Some(index * ROW_BYTES)
+        self.row_index(bucket).map(|row| row as usize * ROW_BYTES)
     }
 
     /// A bucket's linear weight and embedding as stored (dequantised), or
@@ -333,54 +324,137 @@ impl Model {
     fn score(&self, features: &[u32]) -> f32 {
         /// Features whose rows are looked up together.
         const BATCH: usize = 16;
-        let (mut pos, mut neg) = (0.0f32, 0.0f32);
-        // The sums of the even units (each byte's low nibble) and of the odd
-        // ones (its high nibble) apart: each is added in a straight line of
-        // lanes, without shuffling them into unit order for every row.
-        let mut even = [0.0f32; DIM / 2];
-        let mut odd = [0.0f32; DIM / 2];
+        let mut sums = Sums::default();
         // The rows lie scattered over megabytes, and reading one mostly
-        // waits on memory. A batch's rows are found and their first bytes
-        // read in a short loop of its own, so that those reads overlap,
-        // before their embeddings are added (in the same order as ever:
-        // every sum adds the same terms in the same order).
+        // waits on memory. A batch's rows are found in a short loop of its
+        // own, so that those reads overlap, before they are added (in the
+        // same order as ever: every sum adds the same terms in the same
+        // order).
         for batch in features.chunks(BATCH) {
-            let mut found = [(0usize, 0.0f32); BATCH];
+            let mut found = [0u32; BATCH];
             let mut n = 0;
             for &f in batch {
-                let Some(at) = self.row_at(f) else { continue };
-                let Some(row) = self.rows.get(at..at + ROW_BYTES) else {
+                let Some(row) = self.row_index(f) else {
                     continue;
                 };
-                let scale = from_bf16(u16::from_le_bytes([row[0], row[1]]));
-                let w = from_bf16(u16::from_le_bytes([row[2], row[3]]));
-                if w >= 0.0 {
-                    pos += w;
-                } else {
-                    neg += w;
-                }
-                found[n] = (at, scale);
+                found[n] = row;
                 n += 1;
             }
-            for &(at, scale) in &found[..n] {
-                let Some(values) = self.rows[at + 4..at + ROW_BYTES].first_chunk::<{ DIM / 2 }>()
-                else {
-                    continue;
-                };
-                for ((e, o), &byte) in even.iter_mut().zip(odd.iter_mut()).zip(values) {
-                    *e += scale * (f32::from(byte & 15) - 8.0);
-                    *o += scale * (f32::from(byte >> 4) - 8.0);
-                }
+            for &row in &found[..n] {
+                self.add_row(row, &mut sums);
             }
         }
-        let v = feature_value(features.len());
-        let mut z = self.bias + v * pos + (v * neg).max(NEG_CAP);
-        for (j, (o, b)) in self.out.iter().zip(&self.hidden_bias).enumerate() {
-            let a = if j % 2 == 0 { even[j / 2] } else { odd[j / 2] };
-            z += o * (b + v * a).max(0.0);
+        self.finish(&sums, features.len())
+    }
+
+    /// The probability of the buckets gathered in `set` (which it empties),
+    /// the same as [`Model::probability`] of them in increasing order: the
+    /// set is drained straight into the sums of its buckets' rows, without
+    /// listing the buckets and looking each up again.
+    fn probability_of_set(&self, set: &mut BucketSet) -> f32 {
+        #[cfg(target_arch = "x86_64")]
+        if wide_lanes() {
+            // SAFETY: as in `probability`.
+            return unsafe { self.probability_of_set_wide(set) };
+        }
+        self.score_set(set)
+    }
+
+    /// [`Model::score_set`] compiled for AVX2 and POPCNT, as
+    /// [`Model::probability_wide`] is.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt")]
+    fn probability_of_set_wide(&self, set: &mut BucketSet) -> f32 {
+        self.score_set(set)
+    }
+
+    /// [`Model::probability_of_set`], built into each caller for its CPU
+    /// features. The rows are added as the set is drained: their addresses
+    /// come from the bitmaps, not from each other, so their reads overlap
+    /// without being batched as in [`Model::score`].
+    #[inline(always)]
+    fn score_set(&self, set: &mut BucketSet) -> f32 {
+        let mut sums = Sums::default();
+        let n = set.drain_rows(self, |row| self.add_row(row, &mut sums));
+        self.finish(&sums, n)
+    }
+
+    /// The index of a bucket's stored row, if it has one. Inlined into each
+    /// of [`Model::probability`]'s builds, so that its `count_ones` becomes
+    /// one instruction where the CPU has one.
+    #[inline(always)]
+    fn row_index(&self, bucket: u32) -> Option<u32> {
+        let (word, bit) = (bucket as usize / 64, bucket % 64);
+        let w = *self.present.get(word)?;
+        if w & (1 << bit) == 0 {
+            return None;
+        }
+        Some(self.rank[word] + rows_below(w, bit))
+    }
+
+    /// Adds one stored row (by index) to the sums of a sentence.
+    #[inline(always)]
+    fn add_row(&self, row: u32, sums: &mut Sums) {
+        let at = row as usize * ROW_BYTES;
+        let Some(row) = self.rows.get(at..at + ROW_BYTES) else {
+            return;
+        };
+        let Some((head, values)) = row.split_first_chunk::<4>() else {
+            return;
+        };
+        let Some(values) = values.first_chunk::<{ DIM / 2 }>() else {
+            return;
+        };
+        let scale = from_bf16(u16::from_le_bytes([head[0], head[1]]));
+        let w = from_bf16(u16::from_le_bytes([head[2], head[3]]));
+        if w >= 0.0 {
+            sums.pos += w;
+        } else {
+            sums.neg += w;
+        }
+        for ((e, o), &byte) in sums.even.iter_mut().zip(sums.odd.iter_mut()).zip(values) {
+            *e += scale * (f32::from(byte & 15) - 8.0);
+            *o += scale * (f32::from(byte >> 4) - 8.0);
+        }
+    }
+
+    /// The probability from a sentence's sums and its number of features.
+    #[inline(always)]
+    fn finish(&self, sums: &Sums, features: usize) -> f32 {
+        let v = feature_value(features);
+        let mut z = self.bias + v * sums.pos + (v * sums.neg).max(NEG_CAP);
+        // Units in order, an even one and the odd one after it at a time.
+        let units = self
+            .out
+            .chunks_exact(2)
+            .zip(self.hidden_bias.chunks_exact(2));
+        for ((o, b), (even, odd)) in units.zip(sums.even.iter().zip(&sums.odd)) {
+            z += o[0] * (b[0] + v * even).max(0.0);
+            z += o[1] * (b[1] + v * odd).max(0.0);
         }
         sigmoid(z)
     }
+}
+
+/// What the rows of a sentence's features add up to, before the hidden
+/// layer: every sum adds its terms in increasing bucket order, whichever
+/// way the rows were found, so that the probability has the same bits.
+#[derive(Default)]
+struct Sums {
+    /// The positive linear weights, and the negative ones (capped apart).
+    pos: f32,
+    neg: f32,
+    /// The sums of the even units (each byte's low nibble) and of the odd
+    /// ones (its high nibble) apart: each is added in a straight line of
+    /// lanes, without shuffling them into unit order for every row.
+    even: [f32; DIM / 2],
+    odd: [f32; DIM / 2],
+}
+
+/// Rows present before bit `bit` of a presence word `w`.
+#[inline(always)]
+fn rows_below(w: u64, bit: u32) -> u32 {
+    (w & ((1u64 << bit) - 1)).count_ones()
 }
 
 /// Whether this CPU has AVX2 and POPCNT (see [`Model::probability`]); the
@@ -694,6 +768,41 @@ impl BucketSet {
     }
 }
 
+impl BucketSet {
+    /// Empties the set, calling `f` with the index of each of its buckets'
+    /// rows in `model` (those with one), in increasing bucket order.
+    /// Returns how many buckets it held. A word of buckets is read with the
+    /// word of the model's presence bitmap it matches, so that each bucket
+    /// is neither listed nor looked up on its own.
+    #[inline(always)]
+    fn drain_rows(&mut self, model: &Model, mut f: impl FnMut(u32)) -> usize {
+        let mut held = 0;
+        for s in 0..self.summary.len() {
+            // About half the summary words are empty in a sentence's set.
+            if self.summary[s] == 0 {
+                continue;
+            }
+            let mut used = std::mem::take(&mut self.summary[s]);
+            while used != 0 {
+                let word = s * 64 + used.trailing_zeros() as usize;
+                used &= used - 1;
+                let bits = std::mem::take(&mut self.words[word]);
+                held += bits.count_ones() as usize;
+                let (Some(&present), Some(&rank)) = (model.present.get(word), model.rank.get(word))
+                else {
+                    continue;
+                };
+                let mut hits = bits & present;
+                while hits != 0 {
+                    f(rank + rows_below(present, hits.trailing_zeros()));
+                    hits &= hits - 1;
+                }
+            }
+        }
+        held
+    }
+}
+
 impl TokenFeatures {
     /// Computes the features of the tokens `range` (inside sentence
     /// `index`), replacing what was computed before.
@@ -787,6 +896,26 @@ impl TokenFeatures {
     /// those of the tokens scored on their own.
     fn window(&mut self, plain: &str, reading: &Reading, range: Range<usize>, out: &mut Vec<u32>) {
         out.clear();
+        self.gather(plain, reading, range);
+        self.gathered.drain_into(out);
+    }
+
+    /// The probability of the tokens `range` (as in [`TokenFeatures::window`])
+    /// by `model`.
+    fn window_probability(
+        &mut self,
+        model: &Model,
+        plain: &str,
+        reading: &Reading,
+        range: Range<usize>,
+    ) -> f32 {
+        self.gather(plain, reading, range);
+        model.probability_of_set(&mut self.gathered)
+    }
+
+    /// Gathers the features of a [`TokenFeatures::window`] into
+    /// `self.gathered` (empty before).
+    fn gather(&mut self, plain: &str, reading: &Reading, range: Range<usize>) {
         self.gathered.extend(&self.sentence);
         let n = self.tokens.len();
         let (a, b) = (
@@ -856,7 +985,6 @@ impl TokenFeatures {
                 }
             }
         }
-        self.gathered.drain_into(out);
     }
 }
 
@@ -1470,7 +1598,6 @@ static FIXED_HASHES: LazyLock<FixedHashes> = LazyLock::new(|| FixedHashes {
 #[derive(Debug, Default)]
 pub struct Scratch {
     run: TokenFeatures,
-    features: Vec<u32>,
 }
 
 /// The probability of sentence `index`: the highest over the sentence and
@@ -1495,10 +1622,8 @@ pub fn sentence_probability(
         .compute(plain, reading, index, s.tokens.clone(), place);
     let mut best = 0.0f32;
     for_each_window(reading, index, |range| {
-        scratch
-            .run
-            .window(plain, reading, range, &mut scratch.features);
-        best = best.max(model.probability(&scratch.features));
+        let p = scratch.run.window_probability(model, plain, reading, range);
+        best = best.max(p);
     });
     best
 }
@@ -1618,6 +1743,44 @@ mod tests {
                 m.score(&features).to_bits(),
                 "{features:?}"
             );
+        }
+    }
+
+    #[test]
+    fn a_drained_set_scores_as_its_sorted_buckets() {
+        let m = Model::compiled().expect("weights.bin is a model");
+        let mut set = BucketSet::default();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..2000 {
+            let n = (next() % 300) as usize;
+            // Repeats and all, in no order, as a window gathers them.
+            let features: Vec<u32> = (0..n)
+                .map(|_| (next() >> 8) as u32 % BUCKETS as u32)
+                .chain([7, 7, BUCKETS as u32 - 1])
+                .collect();
+            set.extend(&features);
+            let got = if round % 2 == 0 {
+                m.probability_of_set(&mut set)
+            } else {
+                m.score_set(&mut set)
+            };
+            let mut sorted = features.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(
+                got.to_bits(),
+                m.probability(&sorted).to_bits(),
+                "{sorted:?}"
+            );
+            let mut left = Vec::new();
+            set.drain_into(&mut left);
+            assert!(left.is_empty(), "the set is emptied");
         }
     }
 
