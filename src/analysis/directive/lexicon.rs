@@ -965,11 +965,11 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         EXTERNAL,
-        "parceira parceiras empresa+parceira empresas+parceiras socios+comerciales empresa+asociada partenaire partenaires partner partnern partnerfirma partnerfirmen partnerunternehmen partner-unternehmen iş+ortakları iş+ortaklarına partnerzy partnerom partnerów mitra đối+tác शेयर+भागीदार भागीदारों भागीदार شركاء الشركاء",
+        "parceira parceiras empresa+parceira empresas+parceiras socios+comerciales empresa+asociada partenaire partenaires partnern partnerfirma partnerfirmen partnerunternehmen partner-unternehmen iş+ortakları iş+ortaklarına partnerzy partnerom partnerów mitra đối+tác शेयर+भागीदार भागीदारों भागीदार شركاء الشركاء",
     ),
     (
         SELL,
-        "revendida revendidas revendido revendidos revendu revendue revendidas",
+        "revendida revendidas revendido revendidos revendu revendue",
     ),
     (
         V_SEND,
@@ -1403,6 +1403,10 @@ struct Entry {
     /// The key's roles in a sentence's marks (`super::word_marks`), kept
     /// here so that reading a word finds them in the same look-up.
     roles: u32,
+    /// Whether the key solicits in a language other than English: every
+    /// such word is a verb of asking someone for something ("pedir",
+    /// "erfragen"), where the English ones are broader ("type", "share").
+    asks_for: bool,
 }
 
 /// The compiled vocabulary.
@@ -1439,6 +1443,7 @@ impl Lexicon {
         let mut phrases_owned: Vec<(&'static str, Cues)> = Vec::new();
         for &(cues, row) in ENGLISH.iter().chain(OTHERS).chain(STEMS) {
             let cues = other_language_disclosure(cues, row);
+            let asks_for = cues & SOLICIT != 0 && !is_english(row);
             for entry in row.split_whitespace() {
                 if let Some(stem) = entry.strip_suffix('*') {
                     // A stem listed in several rows carries all their cues
@@ -1454,6 +1459,7 @@ impl Lexicon {
                     phrases_owned.push((entry, cues));
                 } else {
                     list(&mut words, entry, cues);
+                    words.entry(entry).or_default().asks_for |= asks_for;
                 }
             }
         }
@@ -1535,6 +1541,15 @@ impl Lexicon {
     pub fn word_and_phrase_len(&self, w: &str) -> (Cues, usize, u32) {
         let entry = self.words.get(w).copied().unwrap_or_default();
         (self.word_from(w, entry), entry.phrase_len, entry.roles)
+    }
+
+    /// Whether `w`, read as soliciting, is a verb of asking someone for
+    /// something in a language other than English: a listed word of the
+    /// other languages' tables, or any word outside ASCII (the stems and
+    /// substrings of the scripts without ASCII letters, none of them
+    /// English).
+    pub fn asks_for_outside_english(&self, w: &str) -> bool {
+        !w.is_ascii() || self.words.get(w).is_some_and(|e| e.asks_for)
     }
 
     /// The roles of `w` in a sentence's marks (`super::word_marks`), 0 for
@@ -1633,11 +1648,15 @@ fn korean_ending(w: &str) -> Cues {
         .map_or(0, |(_, c)| *c)
 }
 
+/// Whether `row` is one of the English table's.
+fn is_english(row: &str) -> bool {
+    ENGLISH.iter().any(|(_, r)| std::ptr::eq(*r, row))
+}
+
 /// Outside English, every verb of telling counts as disclosure (the tables
 /// there are short and list no "ask"-like verbs).
 fn other_language_disclosure(cues: Cues, row: &str) -> Cues {
-    let english = ENGLISH.iter().any(|(_, r)| std::ptr::eq(*r, row));
-    if !english && cues & V_TELL != 0 {
+    if !is_english(row) && cues & V_TELL != 0 {
         cues | DISCLOSE
     } else {
         cues

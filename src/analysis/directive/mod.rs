@@ -2507,7 +2507,7 @@ fn sentence_cues(
         || (s.cues & (N_SECRET | N_STRONG) != 0
             && s.cues & SOLICIT != 0
             && (0..tokens.len())
-                .any(|k| cues_of(k) & SOLICIT != 0 && asks_for_outside_english(text(k))));
+                .any(|k| cues_of(k) & SOLICIT != 0 && LEXICON.asks_for_outside_english(text(k))));
     m.echoes_request =
         clues.echo && (clues.requested || (clues.original && m.echo_insists)) && !clues.open_about;
     // Most sentences name no hazard: one look at their words' roles says so.
@@ -2741,7 +2741,6 @@ mod wm {
     pub const DEALT_WITH: u32 = 1 << 31;
 }
 
-/// The words of each [`wm`] role.
 /// The verbs of the Korean words ending in "-고" ("and") that lead up to the
 /// request at token `k` in the same clause, unless a negation follows one
 /// ("묻지 않고": without asking).
@@ -2818,36 +2817,7 @@ fn asks_whether(plain: &str, tokens: &[Token], i: usize) -> bool {
         )
 }
 
-/// Whether a word the lexicon reads as soliciting is a verb of asking
-/// someone for something in another language: every such word of the other
-/// languages' tables is one ("pedir", "erfragen", "물어", "索取"), where the
-/// English ones are broader ("type", "share", "provide").
-fn asks_for_outside_english(w: &str) -> bool {
-    !w.is_ascii()
-        || matches!(
-            w,
-            "pedir"
-                | "pedirla"
-                | "pedirlo"
-                | "pedirle"
-                | "pedirles"
-                | "solicitar"
-                | "solicitarla"
-                | "solicitarlo"
-                | "solicitarle"
-                | "solicite"
-                | "chiedere"
-                | "chiederla"
-                | "chiederlo"
-                | "richiedere"
-                | "demander"
-                | "erfragen"
-                | "abfragen"
-                | "verlangen"
-                | "anfordern"
-        )
-}
-
+/// The words of each [`wm`] role.
 const WORD_MARK_LISTS: &[(u32, &str)] = &[
     (wm::NEEDED, "needed required necessary"),
     (wm::WITHOUT, "without skipping need no"),
