@@ -1023,6 +1023,10 @@ const STEMS: &[(Cues, &str)] = &[
     (V_ALTER | BASE, "измени* замени* подмени*"),
     (V_IGNORE | BASE, "игнорир* забудь*"),
     (V_PREFER | BASE, "используй* выбирай* выбери* предпочита*"),
+    (
+        V_CALL | BASE,
+        "пользуйся* пользуйтесь* воспользуйся* воспользуйтесь*",
+    ),
     (N_SECRET, "парол* токен* ключ* учетн* учётн*"),
     (N_CONVO, "разговор* переписк* истори* сообщени* диалог*"),
     (N_SAFEGUARD, "подтвержден* безопасност* фильтр*"),
@@ -1222,6 +1226,10 @@ const STEMS: &[(Cues, &str)] = &[
         V_CALL | BASE,
         "chiama usa utilizza invoca çağır* kullan* wywołaj* użyj* panggil gunakan pakai gọi dùng sử+dụng استدع استخدم कॉल उपयोग",
     ),
+    // Turkish denied imperatives: a word of their own ("kullanma": do not
+    // use; also "usage" as a noun, which names no other tool).
+    (V_CALL | BASE | NEG, "kullanma kullanmayın kullanmayınız"),
+    (V_PREFER | BASE | NEG, "önerme önermeyin önermeyiniz"),
     (
         N_SECRET,
         "credenziali şifre* hasło* hasła dane+logowania kata+sandi kredensial mật+khẩu كلمة+المرور كلمة+السر पासवर्ड टोकन",
@@ -1300,7 +1308,10 @@ const UNSPACED: &[(Cues, &str)] = &[
     (SEQ, "首先 先 然后 然後 まず 次に"),
     (ALSO, "同时 同時 也 抄送 副本 また"),
     (V_RUN | BASE, "运行 運行 执行 執行 実行"),
-    (V_CALL | BASE, "调用 調用 使用 呼び出 使って 使用して"),
+    (
+        V_CALL | BASE,
+        "调用 調用 使用 呼び出 使って 使用して 使わ 使う",
+    ),
     (V_CONTACT | BASE, "访问 訪問 打开链接 アクセス"),
     (
         V_SEND | BASE,
@@ -1347,7 +1358,7 @@ const UNSPACED: &[(Cues, &str)] = &[
         "确认 確認 安全 过滤 過濾 审批 審批 承認 フィルター",
     ),
     (N_TOOL, "工具 ツール 服务器 服務器 サーバー"),
-    (N_ALT, "其他 别的 別的 他の 代わりに 而不是 代替"),
+    (N_ALT, "其他 别的 別的 他の 別の 代わりに 而不是 代替"),
     (DEPREC, "已弃用 已棄用 废弃 廢棄 停用 非推奨 廃止 已停止"),
     (HYPE, "最好 最佳 最可靠 最信赖 最值得信赖 第一 最高 唯一"),
     (

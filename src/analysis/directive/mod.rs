@@ -1332,6 +1332,7 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
                 *slot |= c;
             }
         }
+        korean_handing_over(plain, tokens, &mut tok_cues);
     }
     let mut sentences = spare.sentences;
     sentences.clear();
@@ -2191,7 +2192,8 @@ fn sentence_cues(
                             | "rival"
                             | "third-party"
                     )
-                }) {
+                }) || other_language_alternative(k, tokens, &cues_of, &text)
+                {
                     m.other_tools = true;
                 }
             }
@@ -2410,6 +2412,19 @@ fn sentence_cues(
             if c & (NEG | NEVER) == 0 {
                 s.directed |= joined_korean_verbs(k, tokens, &cues_of, &text);
             }
+        }
+        // Japanese puts the negation after the verb ("使わないでください",
+        // "共有しません"): the verbs just before it are denied.
+        if c & NEG != 0 && tokens[k].range.len() == 3 {
+            let denied = japanese_denied_verbs(k, tokens, &cues_of, &text);
+            s.negated |= denied;
+            s.negated_disclosure |= denied & DISCLOSE != 0;
+        }
+        // A word that is a denied verb by itself ("kullanmayın": do not
+        // use) denies that verb wherever it stands.
+        if c & NEG != 0 && c & VERBS != 0 && c & (PLEASE | MODAL) == 0 {
+            s.negated |= c & VERBS;
+            s.negated_disclosure |= c & DISCLOSE != 0;
         }
         let addresses = c & (MODAL | PLEASE) != 0
             || (c & (YOU | AGENT) != 0 && {
@@ -2767,6 +2782,116 @@ fn joined_korean_verbs<'t>(
         }
     }
     verbs
+}
+
+/// Korean "제공" (provide) is a verb of handing data over when its
+/// receiver is an outside party in the dative a few words before ("마케팅
+/// 제휴사에 제공합니다", "제휴 학습지 업체에 … 제공됩니다"). Alone it is
+/// everywhere in honest text ("API에서 제공하는 데이터": data the API
+/// provides), where it sends nothing.
+fn korean_handing_over(plain: &str, tokens: &[Token], tok_cues: &mut [Cues]) {
+    for k in 1..tokens.len() {
+        let t = &tokens[k];
+        if t.kind != TokKind::Word || !plain[t.range.clone()].starts_with("제공") {
+            continue;
+        }
+        let before = k.saturating_sub(5)..k;
+        let party = before
+            .clone()
+            .any(|j| tok_cues[j] & (EXTERNAL | PARTY) != 0);
+        let dative = before.into_iter().any(|j| {
+            let w = &plain[tokens[j].range.clone()];
+            tokens[j].kind == TokKind::Word && (w.ends_with('에') || w.ends_with("에게"))
+        });
+        if party && dative {
+            tok_cues[k] |= V_SEND;
+        }
+    }
+}
+
+/// The verbs that the Japanese negation at token `k` ("ない", "ないで",
+/// "ません", whose cue sits on their first character) denies: those of the
+/// few characters before it in the same run ("使わ|ないでください",
+/// "送信し|ません"). "ないと", "なければ" make an obligation of it ("使わ
+/// ないといけない": must use), which denies nothing.
+fn japanese_denied_verbs<'t>(
+    k: usize,
+    tokens: &[Token],
+    cues_of: &impl Fn(usize) -> Cues,
+    text: &impl Fn(usize) -> &'t str,
+) -> Cues {
+    if !matches!(text(k), "な" | "ま") {
+        return 0;
+    }
+    let next = |d: usize| {
+        tokens
+            .get(k + d)
+            .filter(|t| t.kind == TokKind::Word)
+            .map_or("", |_| text(k + d))
+    };
+    if next(1) == "け" || (next(1) == "い" && next(2) == "と") {
+        return 0;
+    }
+    let mut verbs = 0;
+    for j in (k.saturating_sub(4)..k).rev() {
+        if tokens[j].kind != TokKind::Word
+            || tokens[j].range.end != tokens[j + 1].range.start
+            || !text(j).chars().next().is_some_and(segment::unspaced_script)
+        {
+            break;
+        }
+        verbs |= cues_of(j) & VERBS;
+    }
+    verbs
+}
+
+/// Whether the tool word at token `k` is qualified as another one outside
+/// English: "andere Werkzeuge", "otras herramientas", "diğer sunucular",
+/// "다른 도구", "他のサーバー", "其他工具", and after the noun where the
+/// language puts it there ("alat lain", "công cụ khác", "الأدوات الأخرى").
+/// English is read by its own word list; "instead" words ("stattdessen",
+/// "대신", "代わりに") point at no other tool.
+fn other_language_alternative<'t>(
+    k: usize,
+    tokens: &[Token],
+    cues_of: &impl Fn(usize) -> Cues,
+    text: &impl Fn(usize) -> &'t str,
+) -> bool {
+    let unspaced = text(k).chars().next().is_some_and(segment::unspaced_script);
+    let before = k.saturating_sub(if unspaced { 8 } else { 4 })..k;
+    let after = if unspaced {
+        0..0
+    } else {
+        k + 1..(k + 3).min(tokens.len())
+    };
+    before.chain(after).any(|j| {
+        cues_of(j) & N_ALT != 0 && tokens[j].kind == TokKind::Word && {
+            let w = text(j);
+            !matches!(
+                w,
+                "other"
+                    | "others"
+                    | "another"
+                    | "alternative"
+                    | "alternatives"
+                    | "instead"
+                    | "rather"
+                    | "in"
+                    | "over"
+                    | "any"
+                    | "the"
+                    | "competing"
+                    | "built-in"
+                    | "builtin"
+                    | "native"
+                    | "stattdessen"
+                    | "anstelle"
+                    | "statt"
+                    | "代"
+                    | "而"
+            ) && !w.starts_with("대신")
+        }
+    })
 }
 
 /// Whether the "whether" opening the phrase at token `i` asks a question
@@ -3400,7 +3525,9 @@ fn classify(
     let asks_user_secret = has(USER)
         && m.asks_for_secret
         && !has(NEG | NEVER)
-        && (d != 0 || has(MODAL | ALWAYS | COND))
+        // A polite request is one too: Korean and Japanese have no other
+        // imperative ("물어 … 적어 두세요").
+        && (d != 0 || has(MODAL | ALWAYS | COND | PLEASE))
         && !contract.secret_store
         && !example_only;
     if (to_user && (pretext || solicits_secret))
