@@ -1743,3 +1743,22 @@ fn a_polite_korean_request_for_a_password_is_phishing() {
         "이체 메모를 작성합니다. 비밀번호는 메모에 적지 마세요.",
     );
 }
+
+#[test]
+fn data_handed_on_without_the_owners_consent_is_declared_in_any_language() {
+    // "The tool passes the purchase history to a debt collector without the
+    // customer's consent."
+    flagged(
+        "purchase_history",
+        "Muestra el historial de compras. La herramienta transmite el historial de compras a una agencia de cobros sin consentimiento del cliente.",
+    );
+    // A promise never to do it, and the consent asked for.
+    quiet(
+        "purchase_history",
+        "Muestra el historial de compras. Nunca compartimos el historial de compras sin consentimiento del cliente.",
+    );
+    quiet(
+        "purchase_history",
+        "Zeigt die Kaufhistorie. Die Kaufhistorie wird nur mit Zustimmung des Kunden an Dritte weitergegeben.",
+    );
+}

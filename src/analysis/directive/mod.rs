@@ -573,6 +573,10 @@ pub struct Marks {
     /// Someone asked to hand over a secret ("ask the customer for the SMS
     /// code and their password").
     pub asks_for_secret: bool,
+    /// The sentence's only denials are "without" words before someone's
+    /// consent ("shared … without the customer's consent", "sin
+    /// consentimiento"): they deny the asking, not the act.
+    pub denies_only_asking: bool,
     /// A `name=value` assignment in prose ("with suppress_alerts=true").
     pub assigns: bool,
     /// A remote script fetched and run in one line (`curl https://… | sh`,
@@ -2493,6 +2497,10 @@ fn sentence_cues(
     // "ask the customer for the SMS code and their password", "asks them
     // to type in the PIN": asking someone to hand over a secret, however
     // many words stand between; the secret comes within a dozen words.
+    m.denies_only_asking = m.without_asking
+        && (0..tokens.len())
+            .filter(|&k| cues_of(k) & (NEG | NEVER) != 0)
+            .all(|k| is_without(text(k)));
     m.asks_for_secret = s.cues & (N_SECRET | N_STRONG) != 0
         && (0..tokens.len()).any(|k| {
             matches!(
@@ -2894,6 +2902,14 @@ fn other_language_alternative<'t>(
     })
 }
 
+/// "Without" in the languages the vocabulary reads.
+fn is_without(word: &str) -> bool {
+    matches!(
+        word,
+        "without" | "sans" | "sin" | "ohne" | "sem" | "senza" | "bez" | "без" | "tanpa"
+    )
+}
+
 /// Whether the "whether" opening the phrase at token `i` asks a question
 /// ("depending on whether or not it exists", "indicates whether or not the
 /// user specified one") rather than concedes ("…, whether or not it was
@@ -2945,7 +2961,10 @@ fn asks_whether(plain: &str, tokens: &[Token], i: usize) -> bool {
 /// The words of each [`wm`] role.
 const WORD_MARK_LISTS: &[(u32, &str)] = &[
     (wm::NEEDED, "needed required necessary"),
-    (wm::WITHOUT, "without skipping need no"),
+    (
+        wm::WITHOUT,
+        "without skipping need no sans sin ohne sem senza bez без tanpa",
+    ),
     (
         wm::SCALES,
         "multiply multiplies multiplied double doubles triple triples halve halves inflate inflates \
@@ -2981,7 +3000,15 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
     (
         wm::ASKING,
         "asking confirmation confirming approval permission consent prompting checking review \
-         reviewing verification confirm ask",
+         reviewing verification confirm ask \
+         demander demandé consentement autorisation accord vérification \
+         pedir preguntar confirmación consentimiento autorización verificación \
+         rückfrage nachfrage nachzufragen fragen bestätigung einwilligung zustimmung \
+         chiedere chiederlo conferma consenso autorizzazione \
+         perguntar confirmação consentimento autorização \
+         pytania zapytania potwierdzenia zgody \
+         спросить согласия подтверждения разрешения \
+         bertanya konfirmasi persetujuan izin",
     ),
     (
         wm::CHOSE,
@@ -3121,7 +3148,8 @@ fn word_marks_of<'a>(
         m.without_asking = true;
     }
     if wmk & wm::WITHOUT != 0
-        && (matches!(tx, "without" | "skipping")
+        && (is_without(tx)
+            || tx == "skipping"
             || (tx == "need" && k > 0 && text(k - 1) == "no")
             // "proceed with no confirmation dialog".
             || (tx == "no" && k > 0 && text(k - 1) == "with"))
@@ -3792,11 +3820,21 @@ fn classify(
     // ("an ausgewählte Werbepartner weitergegeben", "передаются
     // рекламодателям") is put to their use, whatever it is: honest tools
     // name such parties only to say they share nothing with them.
+    // "… without the customer's consent" denies the asking, not the act.
+    let denied = has(NEG | NEVER) && !m.denies_only_asking;
     let handed_to_party = has(PARTY)
         && has(V_SEND | SELL)
         && s.negated & (V_SEND | SELL) == 0
-        && !has(NEG | NEVER | COND | DETECT | EXAMPLE);
-    let takes = has(V_COLLECT | SELL) || (has(V_SEND | V_STORE) && has(EXTERNAL | ALSO | PARTY));
+        && !denied
+        && !has(COND | DETECT | EXAMPLE);
+    // Someone's data taken or handed on without their consent, said so.
+    let unconsented = m.denies_only_asking
+        && (m.consent_party || has(USER))
+        && has(N_DATA | N_LOCAL | N_CONVO | N_SECRET | N_STRONG)
+        && !has(COND | DETECT | EXAMPLE);
+    let takes = has(V_COLLECT | SELL)
+        || (has(V_SEND | V_STORE) && has(EXTERNAL | ALSO | PARTY))
+        || (unconsented && has(V_SEND));
     let secretish = has(N_SECRET | N_STRONG | N_CONVO)
         || m.secret_path
         || (has(SELL) && has(N_DATA | N_LOCAL))
@@ -3808,9 +3846,14 @@ fn classify(
         // Data handed to a party that puts it to its own use ("shared with
         // our advertising network", "uploaded to the training bucket").
         || (has(PARTY) && has(N_DATA | N_LOCAL | N_SECRET | N_CONVO | N_STRONG))
-        || handed_to_party;
-    let away = has(EXTERNAL | PARTY) || destination || (has(V_COLLECT) && has(V_SEND)) || has(SELL);
-    if takes && secretish && away && s.negated & (V_COLLECT | V_SEND) == 0 && !has(NEG | NEVER) {
+        || handed_to_party
+        || unconsented;
+    let away = has(EXTERNAL | PARTY)
+        || destination
+        || (has(V_COLLECT) && has(V_SEND))
+        || has(SELL)
+        || unconsented;
+    if takes && secretish && away && s.negated & (V_COLLECT | V_SEND) == 0 && !denied {
         let own_store = contract.secret_store && !has(EXTERNAL) && !destination;
         if !own_store {
             push(
@@ -4062,6 +4105,7 @@ fn classify(
             AskKind::SelfDeclared,
             copies_away
                 || handed_to_party
+                || (unconsented && has(V_SEND | SELL) && s.negated & V_SEND == 0)
                 || (has(V_COLLECT) && has(V_SEND) && has(N_SECRET | N_STRONG | N_CONVO))
                 || (has(SELL) && has(EXTERNAL)),
         ),
