@@ -477,7 +477,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     // A copy that ends up elsewhere, told as a fact (es, pt, it, fr, de).
     (
         V_SEND,
-        "replicated duplicated synchronized synchronised copiados copiadas copiado copiada espelhados espelhadas espelhado espelhada sincronizado sincronizada sincronizados sincronizadas replicados replicadas replicado replicada reenviados reenviado repassados repassadas repassado encaminhados encaminhadas encaminhado sincronizzati sincronizzate sincronizzato copiati copiate copiato replicati inviati inviate trasmessi synchronisé synchronisés synchronisée synchronisées copiés copiées répliqués répliquées gespiegelt synchronisiert kopiert repliziert weitergeleitet übermittelt enviados enviadas enviado enviada compartidos compartidas compartido compartilhados compartilhadas compartilhado transferidos transferido inoltrato inoltrata inoltrati inoltrate inviato inviata trasmesso trasmessa trasmessi condiviso condivisi envoyé envoyée envoyés envoyées transmise transmises transféré transférés partagé partagés przesyła przesyłane przesyłana przesłane wysyła wysyłane wysyłana przekazuje przekazywane przekazywana doorgestuurd verstuurd gedeeld gesynchroniseerd gekopieerd e-mails e-mailed e-mailing shipped+to ships+to copied+to",
+        "replicated duplicated synchronized synchronised copiados copiadas copiado copiada espelhados espelhadas espelhado espelhada sincronizado sincronizada sincronizados sincronizadas replicados replicadas replicado replicada reenviados reenviado repassados repassadas repassado encaminhados encaminhadas encaminhado sincronizzati sincronizzate sincronizzato copiati copiate copiato replicati inviati inviate trasmessi synchronisé synchronisés synchronisée synchronisées copiés copiées répliqués répliquées gespiegelt synchronisiert kopiert repliziert weitergeleitet übermittelt enviados enviadas enviado enviada compartidos compartidas compartido compartilhados compartilhadas compartilhado transferidos transferido inoltrato inoltrata inoltrati inoltrate inviato inviata trasmesso trasmessa trasmessi condiviso condivisi envoyé envoyée envoyés envoyées transmise transmises transféré transférés partagé partagés envían envian transmiten przesyła przesyłane przesyłana przesłane wysyła wysyłane wysyłana przekazuje przekazywane przekazywana doorgestuurd verstuurd gedeeld gesynchroniseerd gekopieerd e-mails e-mailed e-mailing shipped+to ships+to copied+to",
     ),
     (V_SEND, "gönderil* aktarıl*"),
     (
@@ -1401,6 +1401,44 @@ const UNSPACED: &[(Cues, &str)] = &[
     ),
 ];
 
+/// A French or Italian word after an elided article, pronoun or
+/// negation ("l'utilisateur", "d'autres", "n'envoie", "dell'utente",
+/// "un'altra"): whether the elided word is "ne", and the rest.
+fn elided(w: &str) -> Option<(bool, &str)> {
+    let b = w.as_bytes();
+    // Most words have no apostrophe within their first seven bytes.
+    let at = b.iter().take(7).position(|&c| c == b'\'' || c == 0xE2)?;
+    let rest = match &b[at..] {
+        [b'\'', ..] => &w[at + 1..],
+        [0xE2, 0x80, 0x99, ..] => &w[at + 3..],
+        _ => return None,
+    };
+    let head = &w[..at];
+    let known = matches!(
+        head,
+        "l" | "d"
+            | "n"
+            | "s"
+            | "j"
+            | "m"
+            | "t"
+            | "c"
+            | "qu"
+            | "jusqu"
+            | "lorsqu"
+            | "puisqu"
+            | "dell"
+            | "all"
+            | "nell"
+            | "sull"
+            | "dall"
+            | "un"
+            | "quest"
+            | "po"
+    );
+    (known && !rest.is_empty()).then_some((head == "n", rest))
+}
+
 /// What the vocabulary knows of one key.
 #[derive(Debug, Clone, Copy, Default)]
 struct Entry {
@@ -1551,6 +1589,16 @@ impl Lexicon {
     /// (a text's reading asks all three of every word).
     pub fn word_and_phrase_len(&self, w: &str) -> (Cues, usize, u32) {
         let entry = self.words.get(w).copied().unwrap_or_default();
+        if !entry.listed
+            && entry.roles == 0
+            && let Some((denied, rest)) = elided(w)
+        {
+            // "n'utilise", "d'autres", "l'utente": the word after the
+            // elided article, pronoun or "ne" (which denies it).
+            let inner = self.words.get(rest).copied().unwrap_or_default();
+            let neg = if denied { NEG } else { 0 };
+            return (self.word_from(rest, inner) | neg, 0, inner.roles);
+        }
         (self.word_from(w, entry), entry.phrase_len, entry.roles)
     }
 

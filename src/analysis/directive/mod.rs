@@ -2383,6 +2383,12 @@ fn sentence_cues(
                 && unquoted(j)
             {
                 let verbs = cues_of(j) & VERBS;
+                // German, Dutch and French deny after the verb ("Benutze
+                // keine anderen Tools", "Gebruik nooit", "N'utilise jamais").
+                let negated = negated
+                    || (j + 1..tokens.len().min(j + 3)).any(|n| {
+                        tokens[n].kind == TokKind::Word && is_postverbal_negation(text(n))
+                    });
                 if negated {
                     s.negated |= verbs;
                     s.negated_disclosure |= cues_of(j) & DISCLOSE != 0;
@@ -2900,6 +2906,28 @@ fn other_language_alternative<'t>(
             ) && !w.starts_with("대신")
         }
     })
+}
+
+/// A negation that follows the verb it denies: German, Dutch, French.
+fn is_postverbal_negation(word: &str) -> bool {
+    matches!(
+        word,
+        "keine"
+            | "keinen"
+            | "keinem"
+            | "keiner"
+            | "kein"
+            | "nicht"
+            | "nie"
+            | "niemals"
+            | "nooit"
+            | "niet"
+            | "geen"
+            | "jamais"
+            | "pas"
+            | "aucun"
+            | "aucune"
+    )
 }
 
 /// "Without" in the languages the vocabulary reads.
