@@ -1784,3 +1784,12 @@ fn a_negation_after_the_verb_or_elided_before_it_denies_it() {
         "Liefert die Vorhersage. Das Werkzeug sendet keine Standortdaten an andere Server.",
     );
 }
+
+#[test]
+fn data_sent_on_without_consent_is_declared_after_a_spanish_se() {
+    // Spanish "se" also reads as a Portuguese "if".
+    flagged(
+        "sync_clientes",
+        "Sincroniza la agenda. Los datos de los clientes se envían a una aseguradora asociada sin su consentimiento.",
+    );
+}

@@ -3855,11 +3855,13 @@ fn classify(
         && s.negated & (V_SEND | SELL) == 0
         && !denied
         && !has(COND | DETECT | EXAMPLE);
-    // Someone's data taken or handed on without their consent, said so.
+    // Someone's data taken or handed on without their consent, said so;
+    // under a condition too ("se envían": Spanish "se" reads as a
+    // Portuguese "if").
     let unconsented = m.denies_only_asking
         && (m.consent_party || has(USER))
         && has(N_DATA | N_LOCAL | N_CONVO | N_SECRET | N_STRONG)
-        && !has(COND | DETECT | EXAMPLE);
+        && !has(DETECT | EXAMPLE);
     let takes = has(V_COLLECT | SELL)
         || (has(V_SEND | V_STORE) && has(EXTERNAL | ALSO | PARTY))
         || (unconsented && has(V_SEND));
