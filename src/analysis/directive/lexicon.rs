@@ -1401,6 +1401,17 @@ const UNSPACED: &[(Cues, &str)] = &[
     ),
 ];
 
+/// Whether `w` has an apostrophe (straight or curly) within its first
+/// eight bytes, after the first: only such a word may be [`elided`].
+#[inline(always)]
+fn may_be_elided(w: &str) -> bool {
+    let b = w.as_bytes();
+    b.len() > 2
+        && b[1..b.len().min(8)]
+            .iter()
+            .any(|&c| c == b'\'' || c == 0xE2)
+}
+
 /// A French or Italian word after an elided article, pronoun or
 /// negation ("l'utilisateur", "d'autres", "n'envoie", "dell'utente",
 /// "un'altra"): whether the elided word is "ne", and the rest.
@@ -1589,17 +1600,24 @@ impl Lexicon {
     /// (a text's reading asks all three of every word).
     pub fn word_and_phrase_len(&self, w: &str) -> (Cues, usize, u32) {
         let entry = self.words.get(w).copied().unwrap_or_default();
-        if !entry.listed
-            && entry.roles == 0
-            && let Some((denied, rest)) = elided(w)
-        {
-            // "n'utilise", "d'autres", "l'utente": the word after the
-            // elided article, pronoun or "ne" (which denies it).
-            let inner = self.words.get(rest).copied().unwrap_or_default();
-            let neg = if denied { NEG } else { 0 };
-            return (self.word_from(rest, inner) | neg, 0, inner.roles);
+        if !entry.listed && entry.roles == 0 && may_be_elided(w) {
+            if let Some(read) = self.elided_word(w) {
+                return read;
+            }
         }
         (self.word_from(w, entry), entry.phrase_len, entry.roles)
+    }
+
+    /// "n'utilise", "d'autres", "l'utente": the word after the elided
+    /// article, pronoun or "ne" (which denies it). Out of line: few words
+    /// have an apostrophe, and the common path stays small.
+    #[cold]
+    #[inline(never)]
+    fn elided_word(&self, w: &str) -> Option<(Cues, usize, u32)> {
+        let (denied, rest) = elided(w)?;
+        let inner = self.words.get(rest).copied().unwrap_or_default();
+        let neg = if denied { NEG } else { 0 };
+        Some((self.word_from(rest, inner) | neg, 0, inner.roles))
     }
 
     /// Whether `w`, read as soliciting, is a verb of asking someone for
