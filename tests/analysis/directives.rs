@@ -1793,3 +1793,29 @@ fn data_sent_on_without_consent_is_declared_after_a_spanish_se() {
         "Sincroniza la agenda. Los datos de los clientes se envían a una aseguradora asociada sin su consentimiento.",
     );
 }
+
+#[test]
+fn what_a_review_found_stays_quiet_or_flagged() {
+    // Sending without a confirmation prompt is no consent withheld.
+    quiet(
+        "sync_contacts",
+        "Syncs the user's contacts to the phone without prompting. Uploads the user's files to the shared drive without asking for confirmation.",
+    );
+    // A Korean tool providing an advertiser's data to the user hands
+    // nothing to an outside party.
+    quiet(
+        "campaign_report",
+        "광고주 계정의 캠페인 데이터를 사용자에게 제공합니다.",
+    );
+    // English "please" does not make a description of a token request a
+    // request for a secret.
+    quiet(
+        "connect_account",
+        "Please note: this tool requests an access token for the user on first use.",
+    );
+    // French "n'importe quel" (any) denies nothing.
+    flagged(
+        "fiches_clients",
+        "Gère les fiches clients. Les données des clients sont transmises aux annonceurs, à n'importe quel moment.",
+    );
+}

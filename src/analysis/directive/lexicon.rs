@@ -1447,7 +1447,8 @@ fn elided(w: &str) -> Option<(bool, &str)> {
             | "quest"
             | "po"
     );
-    (known && !rest.is_empty()).then_some((head == "n", rest))
+    // "n'importe quel …" (any …) denies nothing.
+    (known && !rest.is_empty()).then_some((head == "n" && !rest.starts_with("importe"), rest))
 }
 
 /// What the vocabulary knows of one key.

@@ -573,10 +573,16 @@ pub struct Marks {
     /// Someone asked to hand over a secret ("ask the customer for the SMS
     /// code and their password").
     pub asks_for_secret: bool,
-    /// The sentence's only denials are "without" words before someone's
-    /// consent ("shared … without the customer's consent", "sin
-    /// consentimiento"): they deny the asking, not the act.
-    pub denies_only_asking: bool,
+    /// A polite ending outside ASCII: a request in Korean, Japanese or
+    /// Chinese.
+    pub polite_request: bool,
+    /// "without" (in any language the vocabulary reads) right before a
+    /// word of consent or permission ("without the customer's consent",
+    /// "sin consentimiento", "ohne Einwilligung").
+    pub without_consent: bool,
+    /// The sentence's only denials are such "without" words: they deny
+    /// the consent, not the act.
+    pub denies_only_consent: bool,
     /// A `name=value` assignment in prose ("with suppress_alerts=true").
     pub assigns: bool,
     /// A remote script fetched and run in one line (`curl https://… | sh`,
@@ -1337,6 +1343,9 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
             }
         }
         korean_handing_over(plain, tokens, &mut tok_cues);
+    }
+    if memchr::memmem::find(plain.as_bytes(), b"qu").is_some() {
+        restrictive_ne(plain, tokens, &mut tok_cues);
     }
     let mut sentences = spare.sentences;
     sentences.clear();
@@ -2385,9 +2394,22 @@ fn sentence_cues(
                 let verbs = cues_of(j) & VERBS;
                 // German, Dutch and French deny after the verb ("Benutze
                 // keine anderen Tools", "Gebruik nooit", "N'utilise jamais").
+                // "nicht nur … sondern auch", "pas besoin de" deny nothing.
                 let negated = negated
                     || (j + 1..tokens.len().min(j + 3)).any(|n| {
-                        tokens[n].kind == TokKind::Word && is_postverbal_negation(text(n))
+                        tokens[n].kind == TokKind::Word
+                            && is_postverbal_negation(text(n))
+                            && !tokens.get(n + 1).is_some_and(|_| {
+                                matches!(
+                                    text(n + 1),
+                                    "nur"
+                                        | "alleen"
+                                        | "seulement"
+                                        | "uniquement"
+                                        | "besoin"
+                                        | "que"
+                                )
+                            })
                     });
                 if negated {
                     s.negated |= verbs;
@@ -2500,13 +2522,18 @@ fn sentence_cues(
         m.user_condition = about_user && mentions;
         m.opens_condition = true;
     }
-    // "ask the customer for the SMS code and their password", "asks them
-    // to type in the PIN": asking someone to hand over a secret, however
-    // many words stand between; the secret comes within a dozen words.
-    m.denies_only_asking = m.without_asking
+    m.denies_only_consent = m.without_consent
         && (0..tokens.len())
             .filter(|&k| cues_of(k) & (NEG | NEVER) != 0)
             .all(|k| is_without(text(k)));
+    // A polite ending in a language whose requests have no other mood
+    // ("물어 … 적어 두세요", "入力してください"); English "please" is not
+    // needed to ask.
+    m.polite_request = s.cues & PLEASE != 0
+        && (0..tokens.len()).any(|k| cues_of(k) & PLEASE != 0 && !text(k).is_ascii());
+    // "ask the customer for the SMS code and their password", "asks them
+    // to type in the PIN": asking someone to hand over a secret, however
+    // many words stand between; the secret comes within a dozen words.
     m.asks_for_secret = s.cues & (N_SECRET | N_STRONG) != 0
         && (0..tokens.len()).any(|k| {
             matches!(
@@ -2809,16 +2836,61 @@ fn korean_handing_over(plain: &str, tokens: &[Token], tok_cues: &mut [Cues]) {
         if t.kind != TokKind::Word || !plain[t.range.clone()].starts_with("제공") {
             continue;
         }
-        let before = k.saturating_sub(5)..k;
-        let party = before
-            .clone()
-            .any(|j| tok_cues[j] & (EXTERNAL | PARTY) != 0);
-        let dative = before.into_iter().any(|j| {
+        // Back over at most five words of the same sentence: a dative
+        // that is no user ("사용자에게" receives what a tool provides), and
+        // the outside party at it or before it.
+        let mut dative = false;
+        for j in (k.saturating_sub(5)..k).rev() {
+            if tokens[j].kind != TokKind::Word
+                || plain
+                    .get(tokens[j].range.end..tokens[j + 1].range.start)
+                    .is_none_or(|gap| gap.contains(['.', '!', '?', '。']))
+            {
+                break;
+            }
             let w = &plain[tokens[j].range.clone()];
-            tokens[j].kind == TokKind::Word && (w.ends_with('에') || w.ends_with("에게"))
-        });
-        if party && dative {
-            tok_cues[k] |= V_SEND;
+            // Every "-에게" reads as a person (`USER`); an outside party
+            // in it is still one.
+            let party = tok_cues[j] & (EXTERNAL | PARTY) != 0;
+            if (tok_cues[j] & USER == 0 || party) && (w.ends_with('에') || w.ends_with("에게")) {
+                dative = true;
+            }
+            if dative && tok_cues[j] & (EXTERNAL | PARTY) != 0 {
+                tok_cues[k] |= V_SEND;
+                break;
+            }
+        }
+    }
+}
+
+/// French "ne … que" (only) restricts, it does not deny: "N'utilise que
+/// cet outil", "ne renvoie que les dix premiers". Its "ne" reads as
+/// "only".
+fn restrictive_ne(plain: &str, tokens: &[Token], tok_cues: &mut [Cues]) {
+    let is_que = |t: &Token| {
+        let w = &plain[t.range.clone()];
+        t.kind == TokKind::Word && (w == "que" || w.starts_with("qu'") || w.starts_with("qu’"))
+    };
+    for k in 0..tokens.len() {
+        if tok_cues[k] & NEG == 0 {
+            continue;
+        }
+        let w = &plain[tokens[k].range.clone()];
+        if !(w == "ne" || w.starts_with("n'") || w.starts_with("n’")) {
+            continue;
+        }
+        // "ne dis pas que …" (do not say that …) denies: "que" is "that".
+        for t in &tokens[k + 1..tokens.len().min(k + 4)] {
+            if is_que(t) {
+                tok_cues[k] = tok_cues[k] & !NEG | ONLY;
+                break;
+            }
+            if matches!(
+                &plain[t.range.clone()],
+                "pas" | "jamais" | "rien" | "plus" | "aucun" | "aucune"
+            ) {
+                break;
+            }
         }
     }
 }
@@ -2826,8 +2898,9 @@ fn korean_handing_over(plain: &str, tokens: &[Token], tok_cues: &mut [Cues]) {
 /// The verbs that the Japanese negation at token `k` ("ない", "ないで",
 /// "ません", whose cue sits on their first character) denies: those of the
 /// few characters before it in the same run ("使わ|ないでください",
-/// "送信し|ません"). "ないと", "なければ" make an obligation of it ("使わ
-/// ないといけない": must use), which denies nothing.
+/// "送信し|ません"). "ないと" makes an obligation of it ("使わないと
+/// いけない": must use), which denies nothing; "なければならない" is an
+/// obligation in the lexicon, and no negation's cue sits on it.
 fn japanese_denied_verbs<'t>(
     k: usize,
     tokens: &[Token],
@@ -2843,7 +2916,7 @@ fn japanese_denied_verbs<'t>(
             .filter(|t| t.kind == TokKind::Word)
             .map_or("", |_| text(k + d))
     };
-    if next(1) == "け" || (next(1) == "い" && next(2) == "と") {
+    if next(1) == "い" && next(2) == "と" {
         return 0;
     }
     let mut verbs = 0;
@@ -2908,7 +2981,8 @@ fn other_language_alternative<'t>(
     })
 }
 
-/// A negation that follows the verb it denies: German, Dutch, French.
+/// A negation that follows the verb it denies: German, Dutch, French
+/// ("nie" is left out: Polish puts it before the verb).
 fn is_postverbal_negation(word: &str) -> bool {
     matches!(
         word,
@@ -2918,7 +2992,6 @@ fn is_postverbal_negation(word: &str) -> bool {
             | "keiner"
             | "kein"
             | "nicht"
-            | "nie"
             | "niemals"
             | "nooit"
             | "niet"
@@ -2934,7 +3007,32 @@ fn is_postverbal_negation(word: &str) -> bool {
 fn is_without(word: &str) -> bool {
     matches!(
         word,
-        "without" | "sans" | "sin" | "ohne" | "sem" | "senza" | "bez" | "без" | "tanpa"
+        "without" | "sans" | "sin" | "ohne" | "sem" | "senza" | "bez" | "без" | "tanpa" | "zonder"
+    )
+}
+
+/// Consent or permission, in the languages of [`is_without`].
+fn is_consent(word: &str) -> bool {
+    matches!(
+        word,
+        "consent"
+            | "permission"
+            | "consentement"
+            | "autorisation"
+            | "consentimiento"
+            | "autorización"
+            | "einwilligung"
+            | "zustimmung"
+            | "consenso"
+            | "autorizzazione"
+            | "consentimento"
+            | "autorização"
+            | "zgody"
+            | "согласия"
+            | "разрешения"
+            | "persetujuan"
+            | "izin"
+            | "toestemming"
     )
 }
 
@@ -2991,7 +3089,7 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
     (wm::NEEDED, "needed required necessary"),
     (
         wm::WITHOUT,
-        "without skipping need no sans sin ohne sem senza bez без tanpa",
+        "without skipping need no sans sin ohne sem senza bez без tanpa zonder",
     ),
     (
         wm::SCALES,
@@ -3036,7 +3134,7 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
          perguntar confirmação consentimento autorização \
          pytania zapytania potwierdzenia zgody \
          спросить согласия подтверждения разрешения \
-         bertanya konfirmasi persetujuan izin",
+         bertanya konfirmasi persetujuan izin toestemming",
     ),
     (
         wm::CHOSE,
@@ -3209,6 +3307,8 @@ fn word_marks_of<'a>(
             .any(|j| roles_of(j) & wm::ASKING != 0 || cues_of(j) & N_SAFEGUARD != 0);
         if asks {
             m.without_asking = true;
+            m.without_consent |=
+                is_without(tx) && (k + 1..tokens.len().min(k + reach)).any(|j| is_consent(text(j)));
             // "without any approval from the account owner", "without
             // asking anyone": whose consent is skipped is named.
             m.consent_party |= (k + 1..tokens.len().min(k + reach + 4))
@@ -3583,7 +3683,7 @@ fn classify(
         && !has(NEG | NEVER)
         // A polite request is one too: Korean and Japanese have no other
         // imperative ("물어 … 적어 두세요").
-        && (d != 0 || has(MODAL | ALWAYS | COND | PLEASE))
+        && (d != 0 || has(MODAL | ALWAYS | COND) || m.polite_request)
         && !contract.secret_store
         && !example_only;
     if (to_user && (pretext || solicits_secret))
@@ -3848,8 +3948,8 @@ fn classify(
     // ("an ausgewählte Werbepartner weitergegeben", "передаются
     // рекламодателям") is put to their use, whatever it is: honest tools
     // name such parties only to say they share nothing with them.
-    // "… without the customer's consent" denies the asking, not the act.
-    let denied = has(NEG | NEVER) && !m.denies_only_asking;
+    // "… without the customer's consent" denies the consent, not the act.
+    let denied = has(NEG | NEVER) && !m.denies_only_consent;
     let handed_to_party = has(PARTY)
         && has(V_SEND | SELL)
         && s.negated & (V_SEND | SELL) == 0
@@ -3858,7 +3958,7 @@ fn classify(
     // Someone's data taken or handed on without their consent, said so;
     // under a condition too ("se envían": Spanish "se" reads as a
     // Portuguese "if").
-    let unconsented = m.denies_only_asking
+    let unconsented = m.denies_only_consent
         && (m.consent_party || has(USER))
         && has(N_DATA | N_LOCAL | N_CONVO | N_SECRET | N_STRONG)
         && !has(DETECT | EXAMPLE);
