@@ -1269,11 +1269,16 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
     // are looked up once every word's roles are known.
     let mut heads = spare.heads;
     heads.clear();
+    let mut french_ne = false;
     for (i, t) in tokens.iter().enumerate() {
         if t.kind != TokKind::Word {
             continue;
         }
         let (c, longest, roles) = lex.word_and_phrase_len(&plain[t.range.clone()]);
+        french_ne |= c & NEG != 0 && {
+            let w = plain[t.range.clone()].as_bytes();
+            w == b"ne" || (w.len() > 2 && w[0] == b'n' && matches!(w[1], b'\'' | 0xE2))
+        };
         tok_roles[i] = roles;
         tok_cues[i] = c;
         if longest > 1 {
@@ -1344,7 +1349,8 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
         }
         korean_handing_over(plain, tokens, &mut tok_cues);
     }
-    if memchr::memmem::find(plain.as_bytes(), b"qu").is_some() {
+    // (Only a text with a French "ne" is read for it: most have none.)
+    if french_ne {
         restrictive_ne(plain, tokens, &mut tok_cues);
     }
     let mut sentences = spare.sentences;
