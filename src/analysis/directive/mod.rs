@@ -2196,22 +2196,8 @@ fn sentence_cues(
             }
             if c & N_TOOL != 0 {
                 let before = k.saturating_sub(4)..k;
-                if before.clone().any(|j| {
-                    matches!(
-                        text(j),
-                        "other"
-                            | "others"
-                            | "another"
-                            | "alternative"
-                            | "alternatives"
-                            | "competing"
-                            | "built-in"
-                            | "builtin"
-                            | "native"
-                            | "rival"
-                            | "third-party"
-                    )
-                }) || other_language_alternative(k, tokens, &cues_of, &text)
+                if before.clone().any(|j| is_english_other(text(j)))
+                    || other_language_alternative(k, tokens, &cues_of, &text)
                 {
                     m.other_tools = true;
                 }
@@ -2960,31 +2946,46 @@ fn other_language_alternative<'t>(
     before.chain(after).any(|j| {
         cues_of(j) & N_ALT != 0 && tokens[j].kind == TokKind::Word && {
             let w = text(j);
-            !matches!(
-                w,
-                "other"
-                    | "others"
-                    | "another"
-                    | "alternative"
-                    | "alternatives"
-                    | "instead"
-                    | "rather"
-                    | "in"
-                    | "over"
-                    | "any"
-                    | "the"
-                    | "competing"
-                    | "built-in"
-                    | "builtin"
-                    | "native"
-                    | "stattdessen"
-                    | "anstelle"
-                    | "statt"
-                    | "代"
-                    | "而"
-            ) && !w.starts_with("대신")
+            // English is read by `is_english_other`; its other
+            // alternatives' words ("instead", "rather than", "the rest")
+            // point at no other tool, nor do the other languages' "instead".
+            !is_english_other(w)
+                && !matches!(
+                    w,
+                    "instead"
+                        | "rather"
+                        | "in"
+                        | "over"
+                        | "any"
+                        | "the"
+                        | "stattdessen"
+                        | "anstelle"
+                        | "statt"
+                        | "代"
+                        | "而"
+                )
+                && !w.starts_with("대신")
         }
     })
+}
+
+/// An English word that makes the tool word after it another one ("other
+/// tools", "a rival server", "built-in functions").
+fn is_english_other(word: &str) -> bool {
+    matches!(
+        word,
+        "other"
+            | "others"
+            | "another"
+            | "alternative"
+            | "alternatives"
+            | "competing"
+            | "built-in"
+            | "builtin"
+            | "native"
+            | "rival"
+            | "third-party"
+    )
 }
 
 /// A negation that follows the verb it denies: German, Dutch, French
