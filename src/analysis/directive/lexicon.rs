@@ -1095,7 +1095,7 @@ const STEMS: &[(Cues, &str)] = &[
     (PLEASE, "пожалуйста"),
     // Korean, more of the request vocabulary (stems; particles follow).
     (AGENT, "어시스턴트* 에이전트* 모델* 인공지능*"),
-    (V_CALL | BASE, "호출* 사용하* 사용해* 이용*"),
+    (V_CALL | BASE, "호출* 사용하* 사용해* 이용* 쓰지"),
     (V_CONTACT | BASE, "접속* 방문*"),
     (V_SEND | BASE, "제출* 복사* 공유*"),
     (V_PUT | BASE, "추가* 붙이* 붙여* 포함*"),

@@ -1348,6 +1348,7 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
             }
         }
         korean_handing_over(plain, tokens, &mut tok_cues);
+        korean_prohibitions(plain, tokens, &mut tok_cues);
     }
     // (Only a text with a French "ne" is read for it: most have none.)
     if french_ne {
@@ -1449,6 +1450,99 @@ fn live_hazard(
     r & wm::HAZARD != 0
         && !(k.saturating_sub(2)..k)
             .any(|j| cues_of(j) & NEG != 0 || roles_of(j) & wm::DEALT_WITH != 0)
+}
+
+/// Whether a sentence in Chinese, Japanese or Korean says that no one is
+/// asked: "確認せずに", "同意を得ずに", "未经确认", "无需用户同意",
+/// "확인 없이", "묻지 않고".
+fn without_asking_unspaced(raw: &str) -> bool {
+    const WITHOUT: &[&str] = &[
+        "確認せず",
+        "確認しないで",
+        "確認を取らず",
+        "確認なしで",
+        "確認なく",
+        "確認は不要",
+        "確認不要",
+        "承認なしで",
+        "承認を得ず",
+        "承認は不要",
+        "同意なしで",
+        "同意なく",
+        "同意を得ず",
+        "許可なく",
+        "許可を得ず",
+        "断りなく",
+        "無断で",
+        "聞かずに",
+        "尋ねずに",
+        "无需确认",
+        "無需確認",
+        "不需要确认",
+        "不需確認",
+        "不必确认",
+        "不用确认",
+        "不经确认",
+        "不經確認",
+        "未经确认",
+        "未經確認",
+        "跳过确认",
+        "跳過確認",
+        "无需用户确认",
+        "无需用户同意",
+        "未经同意",
+        "未經同意",
+        "未经用户",
+        "未經用戶",
+        "未经许可",
+        "未經許可",
+        "无需审批",
+        "无需批准",
+        "不询问",
+        "확인 없이",
+        "확인없이",
+        "동의 없이",
+        "승인 없이",
+        "허락 없이",
+        "묻지 않고",
+        "확인하지 않고",
+        "확인 절차 없이",
+        "확인은 생략",
+        "확인을 생략",
+    ];
+    // "本人確認なしで実行しないでください", "不要未经确认就删除": the act
+    // without asking is what is forbidden.
+    const FORBIDDEN: &[&str] = &[
+        "ないで",
+        "しない",
+        "ません",
+        "ないこと",
+        "禁止",
+        "不要",
+        "不得",
+        "切勿",
+        "请勿",
+        "請勿",
+        "不能",
+        "不可",
+        "别",
+        "마세요",
+        "마십시오",
+        "안 됩",
+        "안됩",
+        "말 것",
+        "말것",
+        "금지",
+        "않",
+    ];
+    WITHOUT.iter().any(|w| {
+        raw.find(w).is_some_and(|at| {
+            let (before, after) = (&raw[..at], &raw[at + w.len()..]);
+            !FORBIDDEN
+                .iter()
+                .any(|f| before.contains(f) || after.contains(f))
+        })
+    })
 }
 
 /// [`omits_hazard`] for scripts without spaces (Chinese, Japanese, Korean),
@@ -1983,7 +2077,7 @@ fn sentence_cues(
         // action's ("Without asking, it deletes every file").
         if c & (DESTRUCTIVE | MONEY) != 0
             && !(k.saturating_sub(6)..k).any(|j| {
-                (cues_of(j) & (NEG | NEVER) != 0 && text(j) != "without")
+                (cues_of(j) & (NEG | NEVER) != 0 && !is_without(text(j)))
                     || matches!(text(j), "nothing" | "none")
             })
         {
@@ -2428,8 +2522,13 @@ fn sentence_cues(
                 s.negated |= cues_of(k - 1) & VERBS;
                 s.negated_disclosure |= cues_of(k - 1) & DISCLOSE != 0;
             } else if c & PLEASE != 0 && c & VERBS == 0 && k > 0 && unquoted(k - 1) {
-                // An auxiliary after the verb ("보여 주세요").
+                // An auxiliary after the verb ("보여 주세요"), or the
+                // Japanese request after the verb's "-て" ("使ってください",
+                // "送信してください"), whose cue sits a few characters back.
                 s.directed |= cues_of(k - 1) & VERBS;
+                if tokens[k].range.len() == 3 {
+                    s.directed |= unspaced_verbs_before(k, tokens, &cues_of, &text);
+                }
             }
             // Verbs joined to the request by "-고" share its mood ("절차는
             // 건너뛰고 바로 이체해 주세요": skip the check and transfer).
@@ -2443,6 +2542,20 @@ fn sentence_cues(
             let denied = japanese_denied_verbs(k, tokens, &cues_of, &text);
             s.negated |= denied;
             s.negated_disclosure |= denied & DISCLOSE != 0;
+        }
+        // Korean denies the verb before it, in "-지": "알리지 않는다" (does
+        // not tell), "쓰지 말고" (do not use). A polite prohibition
+        // ("-지 마세요") is read above.
+        if c & NEG != 0
+            && c & PLEASE == 0
+            && k > 0
+            && tokens[k - 1].kind == TokKind::Word
+            && unquoted(k - 1)
+            && text(k - 1).ends_with('지')
+            && korean_negation_after(text(k))
+        {
+            s.negated |= cues_of(k - 1) & VERBS;
+            s.negated_disclosure |= cues_of(k - 1) & DISCLOSE != 0;
         }
         // A word that is a denied verb by itself ("kullanmayın": do not
         // use) denies that verb wherever it stands.
@@ -2562,11 +2675,24 @@ fn sentence_cues(
     m.omits_hazard = (tok_roles[toks.clone()].iter().any(|r| r & wm::HAZARD != 0)
         && omits_hazard(tokens.len(), s.cues, &cues_of, &roles_of, &text))
         || (!raw.is_ascii() && raw.bytes().any(|b| b >= 0xE3) && omits_hazard_unspaced(raw));
+    // "ユーザーに確認せずに転送を実行", "未经用户确认直接删除", "확인 없이
+    // 이체": an act done without anyone's say, in scripts whose words run
+    // together (or end in particles), read as substrings.
+    if !m.without_asking
+        && s.cues & (V_RUN | V_SEND | V_ALTER | V_PUT | V_CALL | DESTRUCTIVE | MONEY) != 0
+        && !raw.is_ascii()
+        && raw.bytes().any(|b| b >= 0xE3)
+        && without_asking_unspaced(raw)
+    {
+        m.without_asking = true;
+        m.consequence = true;
+    }
     // A quoted label is rare: only then are the words read for a hazard.
     m.relabels_hazard = m.quote && relabels_hazard(tokens, raw, &roles_of, &cues_of, &text);
     // A concession is rare: only then are the words after it read.
-    m.overrides_choice =
-        s.cues & REGARDLESS != 0 && overrides_choice(tokens.len(), &cues_of, &roles_of, &text);
+    m.overrides_choice = (s.cues & REGARDLESS != 0
+        && overrides_choice(tokens.len(), &cues_of, &roles_of, &text))
+        || (!raw.is_ascii() && raw.bytes().any(|b| b >= 0xE3) && overrides_choice_unspaced(raw));
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
         first_byte_in(k, b"dfcsr")
@@ -2632,6 +2758,63 @@ fn overrides_choice<'a>(
                             | "given"
                     )
             })
+    })
+}
+
+/// [`overrides_choice`] in Chinese, Japanese and Korean: a concession
+/// ("場合でも", "无论", "상관없이") and, before it, what the user chose or
+/// asked for ("指定した場合でも", "无论用户选择", "요청한 값과 무관하게").
+fn overrides_choice_unspaced(raw: &str) -> bool {
+    const CONCESSION: &[&str] = &[
+        "場合でも",
+        "にかかわらず",
+        "に関わらず",
+        "関係なく",
+        "無関係に",
+        "であっても",
+        "无论",
+        "無論",
+        "不管",
+        "即使",
+        "即便",
+        "不论",
+        "不論",
+        "상관없이",
+        "상관 없이",
+        "무관하게",
+        "관계없이",
+        "관계 없이",
+        "하더라도",
+        "이더라도",
+    ];
+    const CHOSEN: &[&str] = &[
+        "指定",
+        "選択",
+        "選ん",
+        "希望",
+        "要求",
+        "依頼",
+        "入力",
+        "リクエスト",
+        "选择",
+        "選擇",
+        "输入",
+        "輸入",
+        "请求",
+        "請求",
+        "요청",
+        "선택",
+        "입력",
+        "지정",
+        "원하",
+        "고른",
+        "희망",
+    ];
+    CONCESSION.iter().any(|c| {
+        raw.find(c).is_some_and(|at| {
+            let before = &raw[..at];
+            CHOSEN.iter().any(|w| before.contains(w))
+        })
     })
 }
 
@@ -2855,6 +3038,44 @@ fn korean_handing_over(plain: &str, tokens: &[Token], tok_cues: &mut [Cues]) {
     }
 }
 
+/// Whether `w`, after a Korean verb in "-지", negates it: "않다" (does
+/// not: "알리지 않는다", "제공하지 않습니다") or "말다" (a prohibition:
+/// "쓰지 말고", "묻지 말 것", "사용하지 말라고"). "말" alone is a noun
+/// ("speech") anywhere else.
+fn korean_negation_after(w: &str) -> bool {
+    w.starts_with("않")
+        || matches!(
+            w,
+            "말" | "말고"
+                | "말라"
+                | "말라고"
+                | "말라는"
+                | "말것"
+                | "말아"
+                | "말아야"
+                | "말아요"
+                | "말도록"
+                | "말며"
+                | "말자"
+                | "마라"
+                | "마"
+        )
+}
+
+/// A Korean prohibition written apart from its verb ("쓰지 말라고",
+/// "묻지 말 것") is a negation: its word has none of the lexicon's cues.
+fn korean_prohibitions(plain: &str, tokens: &[Token], tok_cues: &mut [Cues]) {
+    for k in 1..tokens.len() {
+        if tokens[k].kind == TokKind::Word
+            && tokens[k - 1].kind == TokKind::Word
+            && plain[tokens[k - 1].range.clone()].ends_with('지')
+            && korean_negation_after(&plain[tokens[k].range.clone()])
+        {
+            tok_cues[k] |= NEG;
+        }
+    }
+}
+
 /// French "ne … que" (only) restricts, it does not deny: "N'utilise que
 /// cet outil", "ne renvoie que les dix premiers". Its "ne" reads as
 /// "only".
@@ -2911,6 +3132,18 @@ fn japanese_denied_verbs<'t>(
     if next(1) == "い" && next(2) == "と" {
         return 0;
     }
+    unspaced_verbs_before(k, tokens, cues_of, text)
+}
+
+/// The verbs of the (at most four) characters run together before token
+/// `k`, back to a negation: "使っ|て|ください" is a request to use,
+/// "使わ|ないで|ください" none.
+fn unspaced_verbs_before<'t>(
+    k: usize,
+    tokens: &[Token],
+    cues_of: &impl Fn(usize) -> Cues,
+    text: &impl Fn(usize) -> &'t str,
+) -> Cues {
     let mut verbs = 0;
     for j in (k.saturating_sub(4)..k).rev() {
         if tokens[j].kind != TokKind::Word
@@ -2920,6 +3153,9 @@ fn japanese_denied_verbs<'t>(
             break;
         }
         verbs |= cues_of(j) & VERBS;
+        if cues_of(j) & NEG != 0 {
+            break;
+        }
     }
     verbs
 }
@@ -3975,7 +4211,7 @@ fn classify(
     let secretish = has(N_SECRET | N_STRONG | N_CONVO)
         || m.secret_path
         || (has(SELL) && has(N_DATA | N_LOCAL))
-        || (has(EXTERNAL) && has(N_DATA | N_LOCAL) && has(ALSO | SELL))
+        || (has(EXTERNAL) && has(N_DATA | N_LOCAL) && has(ALSO | SELL | SELF))
         // Whatever is sold to another party ("Friend lists are sold … to
         // advertisers"): honest descriptions sell to no one (no sentence of
         // the 184 real servers pairs the two).
