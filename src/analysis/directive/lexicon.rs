@@ -1136,6 +1136,7 @@ const STEMS: &[(Cues, &str)] = &[
     (OMIT, "빼고* 빼* 제외* 생략*"),
     (MENTION, "물으* 묻* 언급*"),
     (NEG, "않* 없이*"),
+    (DESTRUCTIVE, "삭제*"),
     // Keeping the user in control: Russian and Korean stems.
     (
         PROTECT,
@@ -1376,6 +1377,7 @@ const UNSPACED: &[(Cues, &str)] = &[
         "征得 同意后 确认后 询问用户 先询问 徵得 確認してください 確認を取 許可を得 同意を得 ユーザーに確認",
     ),
     (SELL, "卖给 出售 售卖 转卖 販売 売却"),
+    (DESTRUCTIVE, "删除 刪除 削除 清空 抹消 消去"),
     (
         EXTERNAL | PARTY,
         "广告公司 广告商 广告主 广告合作伙伴 広告会社 広告主 広告ネットワーク データブローカー 数据经纪",

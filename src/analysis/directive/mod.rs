@@ -2543,6 +2543,33 @@ fn sentence_cues(
             s.negated |= denied;
             s.negated_disclosure |= denied & DISCLOSE != 0;
         }
+        // A passive denied after "be" ("the customer is not told", "are
+        // never informed"): what is not disclosed is kept from someone.
+        if c & (NEG | NEVER) != 0
+            && k > 0
+            && matches!(text(k), "not" | "never")
+            && matches!(text(k - 1), "is" | "are" | "was" | "were" | "be" | "been")
+        {
+            // The participle next, or after an adverb ("is not separately
+            // informed").
+            let at = if tokens
+                .get(k + 1)
+                .is_some_and(|_| text(k + 1).ends_with("ly"))
+            {
+                k + 2
+            } else {
+                k + 1
+            };
+            let told = if at < tokens.len() && tokens[at].kind == TokKind::Word {
+                cues_of(at)
+            } else {
+                0
+            };
+            if told & DISCLOSE != 0 {
+                s.negated |= told & VERBS;
+                s.negated_disclosure = true;
+            }
+        }
         // Korean denies the verb before it, in "-지": "알리지 않는다" (does
         // not tell), "쓰지 말고" (do not use). A polite prohibition
         // ("-지 마세요") is read above.
@@ -2686,13 +2713,21 @@ fn sentence_cues(
     {
         m.without_asking = true;
         m.consequence = true;
+        // "ユーザーに確認" (ask the user) read inside "ユーザーに確認せずに"
+        // keeps no one in control.
+        s.cues &= !PROTECT;
     }
     // A quoted label is rare: only then are the words read for a hazard.
     m.relabels_hazard = m.quote && relabels_hazard(tokens, raw, &roles_of, &cues_of, &text);
     // A concession is rare: only then are the words after it read.
     m.overrides_choice = (s.cues & REGARDLESS != 0
         && overrides_choice(tokens.len(), &cues_of, &roles_of, &text))
-        || (!raw.is_ascii() && raw.bytes().any(|b| b >= 0xE3) && overrides_choice_unspaced(raw));
+        // Outside the alphabet, only an act that goes somewhere: "结果以 UTC
+        // 返回" (returned in UTC), whatever the user chose, is formatting.
+        || (s.cues & (V_SEND | V_PUT | V_ALTER | V_CALL | V_RUN | MONEY | DESTRUCTIVE) != 0
+            && !raw.is_ascii()
+            && raw.bytes().any(|b| b >= 0xE3)
+            && overrides_choice_unspaced(raw));
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
         first_byte_in(k, b"dfcsr")
@@ -2761,24 +2796,18 @@ fn overrides_choice<'a>(
     })
 }
 
-/// [`overrides_choice`] in Chinese, Japanese and Korean: a concession
-/// ("場合でも", "无论", "상관없이") and, before it, what the user chose or
-/// asked for ("指定した場合でも", "无论用户选择", "요청한 값과 무관하게").
+/// [`overrides_choice`] in Chinese, Japanese and Korean: a concession and
+/// what the user chose or asked for, before it in Japanese and Korean
+/// ("指定した場合でも", "요청한 값과 무관하게") and after it in Chinese
+/// ("无论用户选择哪个套餐").
 fn overrides_choice_unspaced(raw: &str) -> bool {
-    const CONCESSION: &[&str] = &[
+    const AFTER_CHOICE: &[&str] = &[
         "場合でも",
         "にかかわらず",
         "に関わらず",
         "関係なく",
         "無関係に",
         "であっても",
-        "无论",
-        "無論",
-        "不管",
-        "即使",
-        "即便",
-        "不论",
-        "不論",
         "상관없이",
         "상관 없이",
         "무관하게",
@@ -2787,6 +2816,7 @@ fn overrides_choice_unspaced(raw: &str) -> bool {
         "하더라도",
         "이더라도",
     ];
+    const BEFORE_CHOICE: &[&str] = &["无论", "無論", "不管", "即使", "即便", "不论", "不論"];
     const CHOSEN: &[&str] = &[
         "指定",
         "選択",
@@ -2810,12 +2840,13 @@ fn overrides_choice_unspaced(raw: &str) -> bool {
         "고른",
         "희망",
     ];
-    CONCESSION.iter().any(|c| {
-        raw.find(c).is_some_and(|at| {
-            let before = &raw[..at];
-            CHOSEN.iter().any(|w| before.contains(w))
-        })
-    })
+    let chosen = |part: &str| CHOSEN.iter().any(|w| part.contains(w));
+    AFTER_CHOICE
+        .iter()
+        .any(|c| raw.find(c).is_some_and(|at| chosen(&raw[..at])))
+        || BEFORE_CHOICE
+            .iter()
+            .any(|c| raw.find(c).is_some_and(|at| chosen(&raw[at + c.len()..])))
 }
 
 fn assignment_disables(key: &str, value: &str) -> bool {
