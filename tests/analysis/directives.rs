@@ -1898,6 +1898,6 @@ fn what_the_user_is_not_told_after_an_act_is_concealment() {
     );
     quiet(
         "onboarding",
-        "If the user's framework is not supported, inform them that their framework is not yet supported.",
+        "When the requested database engine is not supported, tell the user which engines are.",
     );
 }

@@ -1512,11 +1512,18 @@ fn without_asking_unspaced(raw: &str) -> bool {
     ];
     // "本人確認なしで実行しないでください", "不要未经确认就删除": the act
     // without asking is what is forbidden.
+    // (A negation anywhere in the sentence voids it: a guard missed costs
+    // less than one read as its opposite.)
     const FORBIDDEN: &[&str] = &[
         "ないで",
         "しない",
         "ません",
         "ないこと",
+        "ならない",
+        "いけない",
+        "ではない",
+        "禁じ",
+        "ことはない",
         "禁止",
         "不要",
         "不得",
@@ -1525,18 +1532,41 @@ fn without_asking_unspaced(raw: &str) -> bool {
         "請勿",
         "不能",
         "不可",
-        "别",
+        "别再",
+        "别让",
+        "绝不",
+        "絕不",
+        "不会",
+        "不會",
+        "从不",
+        "從不",
+        "严禁",
+        "嚴禁",
+        "不允许",
+        "不允許",
+        "不应",
+        "不應",
+        "避免",
+        "防止",
+        "阻止",
+        "拦截",
+        "攔截",
         "마세요",
         "마십시오",
         "안 됩",
         "안됩",
+        "안 된",
+        "안된",
+        "마라",
+        "말라",
         "말 것",
         "말것",
         "금지",
         "않",
+        "없습니다",
     ];
     WITHOUT.iter().any(|w| {
-        raw.find(w).is_some_and(|at| {
+        raw.match_indices(w).any(|(at, _)| {
             let (before, after) = (&raw[..at], &raw[at + w.len()..]);
             !FORBIDDEN
                 .iter()
@@ -2522,13 +2552,8 @@ fn sentence_cues(
                 s.negated |= cues_of(k - 1) & VERBS;
                 s.negated_disclosure |= cues_of(k - 1) & DISCLOSE != 0;
             } else if c & PLEASE != 0 && c & VERBS == 0 && k > 0 && unquoted(k - 1) {
-                // An auxiliary after the verb ("보여 주세요"), or the
-                // Japanese request after the verb's "-て" ("使ってください",
-                // "送信してください"), whose cue sits a few characters back.
+                // An auxiliary after the verb ("보여 주세요").
                 s.directed |= cues_of(k - 1) & VERBS;
-                if tokens[k].range.len() == 3 {
-                    s.directed |= unspaced_verbs_before(k, tokens, &cues_of, &text);
-                }
             }
             // Verbs joined to the request by "-고" share its mood ("절차는
             // 건너뛰고 바로 이체해 주세요": skip the check and transfer).
@@ -2548,25 +2573,24 @@ fn sentence_cues(
         if c & (NEG | NEVER) != 0
             && k > 0
             && matches!(text(k), "not" | "never")
-            && matches!(text(k - 1), "is" | "are" | "was" | "were" | "be" | "been")
+            && matches!(text(k - 1), "is" | "are" | "was" | "were")
         {
             // The participle next, or after an adverb ("is not separately
-            // informed").
-            let at = if tokens
-                .get(k + 1)
-                .is_some_and(|_| text(k + 1).ends_with("ly"))
-            {
+            // informed"; "not only" denies nothing).
+            let at = if tokens.get(k + 1).is_some_and(|_| {
+                let w = text(k + 1);
+                w.ends_with("ly") && w != "only"
+            }) {
                 k + 2
             } else {
                 k + 1
             };
-            let told = if at < tokens.len() && tokens[at].kind == TokKind::Word {
-                cues_of(at)
-            } else {
-                0
-            };
-            if told & DISCLOSE != 0 {
-                s.negated |= told & VERBS;
+            let told = at < tokens.len()
+                && tokens[at].kind == TokKind::Word
+                && unquoted(at)
+                && matches!(text(at), "told" | "informed" | "warned" | "notified");
+            if told {
+                s.negated |= cues_of(at) & VERBS;
                 s.negated_disclosure = true;
             }
         }
@@ -2698,17 +2722,21 @@ fn sentence_cues(
                 .any(|k| cues_of(k) & SOLICIT != 0 && LEXICON.asks_for_outside_english(text(k))));
     m.echoes_request =
         clues.echo && (clues.requested || (clues.original && m.echo_insists)) && !clues.open_about;
+    // Chinese, Japanese and Korean (or other text from U+3000 on) are also
+    // read as substrings.
+    let cjk = !raw.is_ascii() && raw.bytes().any(|b| b >= 0xE3);
     // Most sentences name no hazard: one look at their words' roles says so.
     m.omits_hazard = (tok_roles[toks.clone()].iter().any(|r| r & wm::HAZARD != 0)
         && omits_hazard(tokens.len(), s.cues, &cues_of, &roles_of, &text))
-        || (!raw.is_ascii() && raw.bytes().any(|b| b >= 0xE3) && omits_hazard_unspaced(raw));
-    // "ユーザーに確認せずに転送を実行", "未经用户确认直接删除", "확인 없이
-    // 이체": an act done without anyone's say, in scripts whose words run
-    // together (or end in particles), read as substrings.
+        || (cjk && omits_hazard_unspaced(raw));
+    // "ユーザーに確認せずに全件削除", "未经用户确认直接删除", "확인 없이
+    // 이체": a deletion or a payment done without anyone's say, read as
+    // substrings. A detector, or a rule under a condition, says when it
+    // happens, not that it should.
     if !m.without_asking
-        && s.cues & (V_RUN | V_SEND | V_ALTER | V_PUT | V_CALL | DESTRUCTIVE | MONEY) != 0
-        && !raw.is_ascii()
-        && raw.bytes().any(|b| b >= 0xE3)
+        && cjk
+        && s.cues & (DESTRUCTIVE | MONEY) != 0
+        && s.cues & (DETECT | COND) == 0
         && without_asking_unspaced(raw)
     {
         m.without_asking = true;
@@ -2722,11 +2750,12 @@ fn sentence_cues(
     // A concession is rare: only then are the words after it read.
     m.overrides_choice = (s.cues & REGARDLESS != 0
         && overrides_choice(tokens.len(), &cues_of, &roles_of, &text))
-        // Outside the alphabet, only an act that goes somewhere: "结果以 UTC
-        // 返回" (returned in UTC), whatever the user chose, is formatting.
-        || (s.cues & (V_SEND | V_PUT | V_ALTER | V_CALL | V_RUN | MONEY | DESTRUCTIVE) != 0
-            && !raw.is_ascii()
-            && raw.bytes().any(|b| b >= 0xE3)
+        // Outside the alphabet, only over an act (sent, changed, run, paid,
+        // deleted) that the user chose something for: "结果以 UTC 返回"
+        // (returned in UTC), whatever the user chose, is formatting.
+        || (cjk
+            && s.cues & (V_SEND | V_PUT | V_ALTER | V_CALL | V_RUN | MONEY | DESTRUCTIVE) != 0
+            && s.cues & USER != 0
             && overrides_choice_unspaced(raw));
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
@@ -2796,10 +2825,10 @@ fn overrides_choice<'a>(
     })
 }
 
-/// [`overrides_choice`] in Chinese, Japanese and Korean: a concession and
-/// what the user chose or asked for, before it in Japanese and Korean
-/// ("指定した場合でも", "요청한 값과 무관하게") and after it in Chinese
-/// ("无论用户选择哪个套餐").
+/// [`overrides_choice`] in Chinese, Japanese and Korean: a concession
+/// right after what the user chose or asked for in Japanese and Korean
+/// ("選んだ場合でも", "요청한 값과 무관하게"), and right before it in
+/// Chinese ("无论用户选择哪个套餐").
 fn overrides_choice_unspaced(raw: &str) -> bool {
     const AFTER_CHOICE: &[&str] = &[
         "場合でも",
@@ -2807,46 +2836,40 @@ fn overrides_choice_unspaced(raw: &str) -> bool {
         "に関わらず",
         "関係なく",
         "無関係に",
-        "であっても",
         "상관없이",
         "상관 없이",
         "무관하게",
         "관계없이",
         "관계 없이",
-        "하더라도",
-        "이더라도",
     ];
-    const BEFORE_CHOICE: &[&str] = &["无论", "無論", "不管", "即使", "即便", "不论", "不論"];
+    const BEFORE_CHOICE: &[&str] = &["无论", "不管", "不论", "不論"];
     const CHOSEN: &[&str] = &[
-        "指定",
-        "選択",
-        "選ん",
-        "希望",
-        "要求",
-        "依頼",
-        "入力",
-        "リクエスト",
-        "选择",
-        "選擇",
-        "输入",
-        "輸入",
-        "请求",
-        "請求",
-        "요청",
-        "선택",
-        "입력",
-        "지정",
-        "원하",
-        "고른",
-        "희망",
+        "指定", "選択", "選ん", "希望", "依頼", "入力", "选择", "選擇", "输入", "요청", "선택",
+        "입력", "지정", "원하", "고른", "희망",
     ];
-    let chosen = |part: &str| CHOSEN.iter().any(|w| part.contains(w));
+    // Within a few characters: "選んだ場合でも", "요청한 값과 무관하게".
+    const NEAR: usize = 24;
+    let near_before = |part: &str| {
+        let mut from = part.len().saturating_sub(NEAR);
+        while !part.is_char_boundary(from) {
+            from += 1;
+        }
+        CHOSEN.iter().any(|w| part[from..].contains(w))
+    };
+    let near_after = |part: &str| {
+        let mut to = NEAR.min(part.len());
+        while !part.is_char_boundary(to) {
+            to -= 1;
+        }
+        CHOSEN.iter().any(|w| part[..to].contains(w))
+    };
     AFTER_CHOICE
         .iter()
-        .any(|c| raw.find(c).is_some_and(|at| chosen(&raw[..at])))
-        || BEFORE_CHOICE
-            .iter()
-            .any(|c| raw.find(c).is_some_and(|at| chosen(&raw[at + c.len()..])))
+        .any(|c| raw.match_indices(c).any(|(at, _)| near_before(&raw[..at])))
+        || BEFORE_CHOICE.iter().any(|c| {
+            raw.match_indices(c)
+                .any(|(at, _)| near_after(&raw[at + c.len()..]))
+        })
 }
 
 fn assignment_disables(key: &str, value: &str) -> bool {
@@ -3074,7 +3097,12 @@ fn korean_handing_over(plain: &str, tokens: &[Token], tok_cues: &mut [Cues]) {
 /// "쓰지 말고", "묻지 말 것", "사용하지 말라고"). "말" alone is a noun
 /// ("speech") anywhere else.
 fn korean_negation_after(w: &str) -> bool {
-    w.starts_with("않")
+    // "알리지 않은 요금" (a fee not told of) and "-지 않으면" (unless)
+    // qualify or make a condition; they deny no act.
+    (w.starts_with("않")
+        && !w.starts_with("않은")
+        && !w.starts_with("않으면")
+        && !w.starts_with("않을"))
         || matches!(
             w,
             "말" | "말고"
@@ -3163,18 +3191,6 @@ fn japanese_denied_verbs<'t>(
     if next(1) == "い" && next(2) == "と" {
         return 0;
     }
-    unspaced_verbs_before(k, tokens, cues_of, text)
-}
-
-/// The verbs of the (at most four) characters run together before token
-/// `k`, back to a negation: "使っ|て|ください" is a request to use,
-/// "使わ|ないで|ください" none.
-fn unspaced_verbs_before<'t>(
-    k: usize,
-    tokens: &[Token],
-    cues_of: &impl Fn(usize) -> Cues,
-    text: &impl Fn(usize) -> &'t str,
-) -> Cues {
     let mut verbs = 0;
     for j in (k.saturating_sub(4)..k).rev() {
         if tokens[j].kind != TokKind::Word
@@ -3184,9 +3200,6 @@ fn unspaced_verbs_before<'t>(
             break;
         }
         verbs |= cues_of(j) & VERBS;
-        if cues_of(j) & NEG != 0 {
-            break;
-        }
     }
     verbs
 }
@@ -3281,7 +3294,17 @@ fn is_postverbal_negation(word: &str) -> bool {
 fn is_without(word: &str) -> bool {
     matches!(
         word,
-        "without" | "sans" | "sin" | "ohne" | "sem" | "senza" | "bez" | "без" | "tanpa" | "zonder"
+        "without"
+            | "sans"
+            | "sin"
+            | "ohne"
+            | "sem"
+            | "senza"
+            | "bez"
+            | "без"
+            | "tanpa"
+            | "zonder"
+            | "없이"
     )
 }
 
@@ -4242,7 +4265,7 @@ fn classify(
     let secretish = has(N_SECRET | N_STRONG | N_CONVO)
         || m.secret_path
         || (has(SELL) && has(N_DATA | N_LOCAL))
-        || (has(EXTERNAL) && has(N_DATA | N_LOCAL) && has(ALSO | SELL | SELF))
+        || (has(EXTERNAL) && has(N_DATA | N_LOCAL) && has(ALSO | SELL))
         // Whatever is sold to another party ("Friend lists are sold … to
         // advertisers"): honest descriptions sell to no one (no sentence of
         // the 184 real servers pairs the two).
@@ -4374,7 +4397,8 @@ fn classify(
     // 15. Concealment.
     let hides = (dir(V_HIDE) && has(USER))
         || (s.negated_disclosure
-            && (has(USER) || d & (V_SEND | V_PUT | V_ALTER | V_CALL | V_RUN) != 0))
+            && (has(USER) || d & (V_SEND | V_PUT | V_ALTER | V_CALL | V_RUN) != 0)
+            && !has(DETECT))
         || (has(AUTO)
             && has(V_SEND | V_COLLECT | V_PUT | V_ALTER)
             && (has(N_SECRET | N_CONVO | N_DATA | N_ROUTE | N_RESULT) || destination)
