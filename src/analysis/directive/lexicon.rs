@@ -450,7 +450,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         FALSE,
-        "unreliable inaccurate malicious wrong dangerous unlicensed unauthorized unauthorised uncertified not+authorised not+authorized not+certified leak leaks",
+        "unreliable inaccurate malicious wrong dangerous unlicensed unauthorized unauthorised uncertified not+authorised not+authorized not+certified leak leaks pirates counterfeit",
     ),
     (
         N_TOOL,
@@ -553,7 +553,7 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         V_TELL | BASE,
-        "dile dígale diga informa informe responde responda dì dica avisa avise rispondi comunica",
+        "dile dígale diga informa informe responde responda dì dica avisa avise rispondi comunica pidas preguntes consultes",
     ),
     (
         SOLICIT,
@@ -577,7 +577,7 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         V_PREFER | BASE,
-        "utiliza prefiere prefira preferisci elige escolha scegli",
+        "utiliza prefiere prefira preferisci elige escolha scegli recomienda recomiende recomende recomenda raccomanda consiglia",
     ),
     (
         V_COLLECT,
@@ -598,7 +598,7 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         N_ALT,
-        "otras otros outra outras outros altri altre alternativa alternativas",
+        "otras otros outra outras outros altri altre alternativa alternativas demás",
     ),
     (
         DEPREC,
@@ -649,7 +649,7 @@ const OTHERS: &[(Cues, &str)] = &[
     (V_IGNORE | BASE, "ignoriere vergiss negeer"),
     (
         V_PREFER | BASE,
-        "verwende benutze nutze bevorzuge wähle gebruik",
+        "verwende benutze nutze bevorzuge wähle gebruik empfiehl empfehle beveel",
     ),
     (
         N_SECRET,
@@ -661,7 +661,10 @@ const OTHERS: &[(Cues, &str)] = &[
         "bestätigung sicherheit sicherheitsabfrage freigabe bevestiging",
     ),
     (N_TOOL, "werkzeug werkzeuge"),
-    (N_ALT, "andere anderen anderer alternativen"),
+    (
+        N_ALT,
+        "andere anderen anderer alternativen fremdfirmen fremdanbieter fremdanbietern",
+    ),
     (DEPREC, "veraltet eingestellt abgekündigt verouderd"),
     // French.
     (YOU, "toi vous votre vos"),
@@ -704,7 +707,7 @@ const OTHERS: &[(Cues, &str)] = &[
     (V_IGNORE | BASE, "ignore ignorez oublie oubliez"),
     (
         V_PREFER | BASE,
-        "utilise utilisez préfère préférez choisis choisissez",
+        "utilise utilisez préfère préférez choisis choisissez recommande recommandez conseille conseillez",
     ),
     (
         N_SECRET,
@@ -809,7 +812,10 @@ const OTHERS: &[(Cues, &str)] = &[
         "gesperrt abgelaufen erneut+anmelden verifizieren ungewöhnliche erneut+eingeben",
     ),
     (COMPETITOR, "konkurrenz konkurrent wettbewerber mitbewerber"),
-    (FALSE, "pleite insolvent betrug betrügerisch unseriös"),
+    (
+        FALSE,
+        "pleite insolvent betrug betrügerisch unseriös unqualifiziert gefälschte gefälscht piraten",
+    ),
     (
         PROMO,
         "angebot rabatt gutschein gesponsert werbung sonderangebot",
@@ -929,7 +935,7 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         FALSE,
-        "liquidación quiebra insolvente fraudulenta fraudulento estafa liquidação falência falida falido fraudulenta fraudulento golpe faillite frauduleuse frauduleux arnaque fallimento fallita truffa",
+        "liquidación quiebra insolvente fraudulenta fraudulento estafa liquidação falência falida falido fraudulenta fraudulento golpe faillite frauduleuse frauduleux arnaque fallimento fallita truffa piratas piratés contrefaçons falsificados",
     ),
     (COND, "caso sempre+que en+caso"),
     (N_SAFEGUARD, "filtro filtros verificação verificación"),
