@@ -450,7 +450,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         FALSE,
-        "unreliable inaccurate malicious wrong dangerous unlicensed unauthorized unauthorised uncertified not+authorised not+authorized not+certified leak leaks pirates counterfeit",
+        "unreliable inaccurate malicious wrong dangerous unlicensed unauthorized unauthorised uncertified not+authorised not+authorized not+certified leak leaks pirates",
     ),
     (
         N_TOOL,
@@ -553,7 +553,7 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         V_TELL | BASE,
-        "dile dígale diga informa informe responde responda dì dica avisa avise rispondi comunica pidas preguntes consultes",
+        "dile dígale diga informa informe responde responda dì dica avisa avise rispondi comunica",
     ),
     (
         SOLICIT,
@@ -577,7 +577,13 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         V_PREFER | BASE,
-        "utiliza prefiere prefira preferisci elige escolha scegli recomienda recomiende recomende recomenda raccomanda consiglia",
+        "utiliza prefiere prefira preferisci elige escolha scegli recomiende recomende",
+    ),
+    // Spelled as the imperative and as "it recommends": preferring, not
+    // said to anyone.
+    (
+        V_PREFER,
+        "recomienda recomenda raccomanda consiglia recommande conseille",
     ),
     (
         V_COLLECT,
@@ -649,7 +655,7 @@ const OTHERS: &[(Cues, &str)] = &[
     (V_IGNORE | BASE, "ignoriere vergiss negeer"),
     (
         V_PREFER | BASE,
-        "verwende benutze nutze bevorzuge wähle gebruik empfiehl empfehle beveel",
+        "verwende benutze nutze bevorzuge wähle gebruik empfiehl",
     ),
     (
         N_SECRET,
@@ -661,10 +667,7 @@ const OTHERS: &[(Cues, &str)] = &[
         "bestätigung sicherheit sicherheitsabfrage freigabe bevestiging",
     ),
     (N_TOOL, "werkzeug werkzeuge"),
-    (
-        N_ALT,
-        "andere anderen anderer alternativen fremdfirmen fremdanbieter fremdanbietern",
-    ),
+    (N_ALT, "andere anderen anderer alternativen fremdfirmen"),
     (DEPREC, "veraltet eingestellt abgekündigt verouderd"),
     // French.
     (YOU, "toi vous votre vos"),
@@ -707,7 +710,7 @@ const OTHERS: &[(Cues, &str)] = &[
     (V_IGNORE | BASE, "ignore ignorez oublie oubliez"),
     (
         V_PREFER | BASE,
-        "utilise utilisez préfère préférez choisis choisissez recommande recommandez conseille conseillez",
+        "utilise utilisez préfère préférez choisis choisissez recommandez conseillez",
     ),
     (
         N_SECRET,
@@ -814,7 +817,7 @@ const OTHERS: &[(Cues, &str)] = &[
     (COMPETITOR, "konkurrenz konkurrent wettbewerber mitbewerber"),
     (
         FALSE,
-        "pleite insolvent betrug betrügerisch unseriös unqualifiziert gefälschte gefälscht piraten",
+        "pleite insolvent betrug betrügerisch unseriös unqualifiziert piraten",
     ),
     (
         PROMO,
@@ -935,7 +938,7 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         FALSE,
-        "liquidación quiebra insolvente fraudulenta fraudulento estafa liquidação falência falida falido fraudulenta fraudulento golpe faillite frauduleuse frauduleux arnaque fallimento fallita truffa piratas piratés contrefaçons falsificados",
+        "liquidación quiebra insolvente fraudulenta fraudulento estafa liquidação falência falida falido fraudulenta fraudulento golpe faillite frauduleuse frauduleux arnaque fallimento fallita truffa piratas arnaques",
     ),
     (COND, "caso sempre+que en+caso"),
     (N_SAFEGUARD, "filtro filtros verificação verificación"),
@@ -1384,6 +1387,7 @@ const UNSPACED: &[(Cues, &str)] = &[
     ),
     (SELL, "卖给 出售 售卖 转卖 販売 売却"),
     (DESTRUCTIVE, "删除 刪除 削除 清空 抹消 消去"),
+    (MONEY, "送金 支払 振込 決済 付款 支付 转账 轉帳 汇款 匯款"),
     (
         EXTERNAL | PARTY,
         "广告公司 广告商 广告主 广告合作伙伴 広告会社 広告主 広告ネットワーク データブローカー 数据经纪",
