@@ -2606,17 +2606,30 @@ fn sentence_cues(
         if c & (NEG | NEVER) != 0
             && k > 0
             && matches!(text(k), "not" | "never")
-            && matches!(text(k - 1), "is" | "are" | "was" | "were")
+            && (matches!(text(k - 1), "is" | "are" | "was" | "were")
+                // "will not be told", "has never been informed".
+                || (matches!(
+                    text(k - 1),
+                    "will" | "would" | "must" | "shall" | "should" | "has" | "have" | "had"
+                ) && tokens.get(k + 1).is_some_and(|_| matches!(text(k + 1), "be" | "been"))))
         {
-            // The participle next, or after an adverb ("is not separately
-            // informed"; "not only" denies nothing).
-            let at = if tokens.get(k + 1).is_some_and(|_| {
-                let w = text(k + 1);
-                w.ends_with("ly") && w != "only"
-            }) {
+            let from = if tokens
+                .get(k + 1)
+                .is_some_and(|_| matches!(text(k + 1), "be" | "been"))
+            {
                 k + 2
             } else {
                 k + 1
+            };
+            // The participle next, or after an adverb ("is not separately
+            // informed"; "not only" denies nothing).
+            let at = if tokens.get(from).is_some_and(|_| {
+                let w = text(from);
+                w.ends_with("ly") && w != "only"
+            }) {
+                from + 1
+            } else {
+                from
             };
             // Under a condition it describes a mode ("is not notified when
             // test_mode is true").
