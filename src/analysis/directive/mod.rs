@@ -2603,24 +2603,19 @@ fn sentence_cues(
         }
         // A passive denied after "be" ("the customer is not told", "are
         // never informed"): what is not disclosed is kept from someone.
-        if c & (NEG | NEVER) != 0
-            && k > 0
-            && matches!(text(k), "not" | "never")
-            && (matches!(text(k - 1), "is" | "are" | "was" | "were")
-                // "will not be told", "has never been informed".
-                || (matches!(
-                    text(k - 1),
-                    "will" | "would" | "must" | "shall" | "should" | "has" | "have" | "had"
-                ) && tokens.get(k + 1).is_some_and(|_| matches!(text(k + 1), "be" | "been"))))
-        {
-            let from = if tokens
+        if c & (NEG | NEVER) != 0 && k > 0 && matches!(text(k), "not" | "never") {
+            let be_next = tokens
                 .get(k + 1)
-                .is_some_and(|_| matches!(text(k + 1), "be" | "been"))
-            {
-                k + 2
-            } else {
-                k + 1
-            };
+                .is_some_and(|_| matches!(text(k + 1), "be" | "been"));
+            // "is not told", or after a modal or "has": "will not be told",
+            // "has never been informed".
+            let passive = matches!(text(k - 1), "is" | "are" | "was" | "were")
+                || (be_next
+                    && matches!(
+                        text(k - 1),
+                        "will" | "would" | "must" | "shall" | "should" | "has" | "have" | "had"
+                    ));
+            let from = if be_next { k + 2 } else { k + 1 };
             // The participle next, or after an adverb ("is not separately
             // informed"; "not only" denies nothing).
             let at = if tokens.get(from).is_some_and(|_| {
@@ -2633,7 +2628,8 @@ fn sentence_cues(
             };
             // Under a condition it describes a mode ("is not notified when
             // test_mode is true").
-            let told = at < tokens.len()
+            let told = passive
+                && at < tokens.len()
                 && tokens[at].kind == TokKind::Word
                 && unquoted(at)
                 && matches!(text(at), "told" | "informed" | "warned" | "notified")
