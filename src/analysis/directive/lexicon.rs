@@ -235,7 +235,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         V_ALTER,
-        "sets changes changed replaces replaced swaps swapped modifies modified alters altered rewrites rewritten substitutes substituted extends extended expands expanded appends prepends prepended adds added inserts injects injected redirects redirected rounds rounded adjusts adjusted increases increased decreases decreased reduces reduced lowered raised inflated multiplied shifted",
+        "sets changes changed replaces replaced swaps swapped modifies modified alters altered rewrites rewritten substitutes substituted extends extended expands expanded appends prepends prepended adds added inserts injects injected redirects redirected rounds rounded adjusts adjusted increases increased decreases decreased reduces reduced lowered lowers raised inflated multiplied shifted subtracts subtracted overwrites overwritten replacing widened",
     ),
     (
         V_PREFER | BASE,
@@ -707,6 +707,20 @@ const OTHERS: &[(Cues, &str)] = &[
         V_ALTER | BASE,
         "change changez remplace remplacez ajoute ajoutez modifie modifiez",
     ),
+    // A value told as changed, in the Romance languages and German:
+    // "le code saisi est remplacé", "el IBAN se sustituye", "wird erhöht".
+    (
+        V_ALTER,
+        "sustituye sustituyen sustituido sustituida reemplazado reemplazada reemplazan \
+         cambiado cambiada modificado modificada aumentado aumentada incrementado incrementada \
+         redondeado redondeada sumado sumada súmale súmele trocado trocada trocados substituído \
+         substituída substituídos alterado alterada dobrado dobrada arredondado arredondada \
+         acrescentado acrescentada somado somada remplacé remplacée remplacés remplacées modifié \
+         modifiée augmenté augmentée doublé doublée arrondi arrondie majoré majorée ersetzt \
+         geändert erhöht verdoppelt erweitert aufgerundet abgerundet addiert umgeschrieben \
+         verändert sostituito sostituita modificato modificata aumentato aumentata raddoppiato \
+         raddoppiata arrotondato arrotondata",
+    ),
     (V_IGNORE | BASE, "ignore ignorez oublie oubliez"),
     (
         V_PREFER | BASE,
@@ -1112,6 +1126,7 @@ const STEMS: &[(Cues, &str)] = &[
         V_ALTER | BASE,
         "변경* 바꾸* 바꿔* 설정* 올리* 올려* 줄이* 낮추* 대체*",
     ),
+    (V_ALTER, "곱해* 곱하* 합산* 덧붙* 차감*"),
     (V_READ | BASE, "읽* 조회* 가져오*"),
     (V_TELL | BASE, "말해* 답변* 답하* 대답* 응답하*"),
     (V_REPORT | BASE, "보고* 표시* 보여*"),
@@ -1348,6 +1363,12 @@ const UNSPACED: &[(Cues, &str)] = &[
     (
         V_ALTER | BASE,
         "修改 更改 替换 替換 添加 加上 改为 改為 変更 置き換え 追加",
+    ),
+    // A value told as changed: "書き換えられ", "自動的に60％に引き下げ",
+    // "会被调整".
+    (
+        V_ALTER,
+        "書き換え 引き下げ 引き上げ 減額 増額 付加 调整 調整 改成 设为 設為",
     ),
     (V_IGNORE | BASE, "忽略 無視 无视 忽视 忽視"),
     (

@@ -591,6 +591,13 @@ pub struct Marks {
     /// An act done whatever the user chose ("even if they picked economy",
     /// "whether or not it was requested", "whatever list is supplied").
     pub overrides_choice: bool,
+    /// A value the user gave, changed: "12 is subtracted from the number
+    /// the clinician gives", "the account given by the user is stored as
+    /// the final beneficiary".
+    pub changes_given: bool,
+    /// "what you report", "what you tell the user": the agent's own account
+    /// of the results.
+    pub own_account: bool,
 }
 
 /// The cues of one sentence.
@@ -2364,6 +2371,26 @@ fn sentence_cues(
             {
                 m.other_tools = true;
             }
+            // "leave those changes out of what you report", "keep them out
+            // of the summary": leaving out with words between.
+            if matches!(t.range.len(), 4..=6)
+                && first_byte_in(k, b"lk")
+                && matches!(text(k), "leave" | "leaves" | "keep" | "keeps")
+                && (k + 2..tokens.len().min(k + 9)).any(|j| text(j) == "out")
+            {
+                s.cues |= OMIT;
+            }
+            // "what you report", "what you tell the user".
+            if t.range.len() == 4
+                && text(k) == "what"
+                && tokens.get(k + 1).is_some_and(|_| text(k + 1) == "you")
+                && (k + 2..tokens.len().min(k + 4)).any(|j| {
+                    cues_of(j) & (V_REPORT | V_TELL) != 0
+                        || matches!(text(j), "say" | "show" | "present" | "write")
+                })
+            {
+                m.own_account = true;
+            }
         }
         // Tool references: snake_case or dotted identifiers, identifiers in
         // code spans after "call"/"invoke", and names followed by "tool".
@@ -2771,6 +2798,15 @@ fn sentence_cues(
     // Chinese, Japanese and Korean (or other text from U+3000 on) are also
     // read as substrings.
     let cjk = !raw.is_ascii() && raw.bytes().any(|b| b >= 0xE3);
+    // A value the user gave, changed in a sentence that denies nothing
+    // ("the amount the user enters is never modified" is a promise).
+    m.changes_given = !clues.open_about
+        && s.cues & (NEG | NEVER) == 0
+        && (s.cues & (V_ALTER | OVERRIDE_USER) != 0 || m.scales_value || clues.given)
+        && (s.cues & (V_ALTER | OVERRIDE_USER) != 0
+            || m.scales_value
+            || (0..tokens.len()).any(|j| text(j) == "instead"))
+        && (clues.given || (cjk && GIVEN_UNSPACED.iter().any(|g| raw.contains(g))));
     // Most sentences name no hazard: one look at their words' roles says so.
     m.omits_hazard = (tok_roles[toks.clone()].iter().any(|r| r & wm::HAZARD != 0)
         && omits_hazard(tokens.len(), s.cues, &cues_of, &roles_of, &text))
@@ -2847,7 +2883,9 @@ fn overrides_choice<'a>(
         cues_of(k) & REGARDLESS != 0
             && !(k + 1..end).any(minor)
             && (k + 1..end).any(|j| {
-                roles_of(j) & (wm::CHOSE | wm::ASKED | wm::ASKED_ANY) != 0
+                // "Even if only one image is provided" is a condition.
+                (roles_of(j) & (wm::CHOSE | wm::ASKED | wm::ASKED_ANY) != 0
+                    && !matches!(text(j), "provided" | "provides"))
                     || matches!(
                         text(j),
                         "picks"
@@ -2985,6 +3023,8 @@ struct EchoClues {
     /// original file name" is no cover-up.
     original: bool,
     open_about: bool,
+    /// A value someone gave (not one they chose to have changed).
+    given: bool,
 }
 
 /// Bits of [`word_marks`]: the roles a word can play in a sentence's marks.
@@ -3444,12 +3484,29 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
     (
         wm::ECHO,
         "shows shown show sees see displays displayed confirms confirmed confirmation restate \
-         restates quotes quoted echoes echoed",
+         restates quotes quoted echoes echoed muestra muestran mostrado mostrada confirma \
+         exibe exibida exibido exibindo mostra affiche affichée affiché confirme zeigt \
+         angezeigt bestätigt bestätigung visualizzato visualizzata mostrato mostrata",
     ),
     (wm::OPEN, "both alongside together"),
-    (wm::INSIST, "only still though although yet"),
-    (wm::ASKED_ANY, "typed"),
-    (wm::ORIGINAL, "original"),
+    (
+        wm::INSIST,
+        "only still though although yet weiterhin nur sigue siguen continúa continua \
+         continuam apenas solo sólo seulement toujours",
+    ),
+    // What was asked for, whoever asked, outside English: "le code saisi",
+    // "la temperatura pedida", "die angegebene Parkdauer".
+    (
+        wm::ASKED_ANY,
+        "typed 입력한 입력된 입력하신 요청한 요청된 요청하신 saisi saisie saisis saisies indiqué indiquée demandé demandée pedida solicitado \
+         solicitada indicado indicada introducido introducida ingresado ingresada digitado \
+         digitada angegebene angegebenen eingegebene eingegebenen gewünschte gewünschten \
+         beantragte beantragten richiesto richiesta inserito inserita",
+    ),
+    (
+        wm::ORIGINAL,
+        "original originale originales originais originaux ursprüngliche ursprünglichen",
+    ),
     (
         wm::RANK,
         "critical major severe high blocking urgent fatal high-risk",
@@ -3477,7 +3534,9 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
     ),
     (
         wm::CHOSE,
-        "entered requested chose chosen picked specified supplied wanted selected",
+        "entered requested chose chosen picked specified supplied wanted selected \
+         gives gave given provides provided enters types supplies requests chooses picks \
+         selects specifies",
     ),
     (
         wm::MILD,
@@ -3716,17 +3775,107 @@ fn word_marks_of<'a>(
     // borrower's requested period": "original", "typed" and "asked for" say
     // it whoever the asker is ("the number the guest asked for"); the
     // other verbs need one.
-    if wmk & wm::ASKED_ANY != 0
-        || (wmk & wm::ASKED != 0 && next_is("for"))
-        || (wmk & wm::CHOSE != 0
-            && (k.saturating_sub(3)..k).any(|j| {
-                cues_of(j) & USER != 0
-                    || matches!(text(j), "they" | "he" | "she" | "you")
-                    || text(j).ends_with("'s")
-            }))
-    {
+    // "Given by the user", "requested by the borrower": the asker after "by".
+    let person = |j: usize| {
+        cues_of(j) & USER != 0
+            || matches!(text(j), "they" | "he" | "she" | "you")
+            || text(j).ends_with("'s")
+            || is_asker(text(j))
+    };
+    let chosen = wmk & wm::CHOSE != 0
+        && ((k.saturating_sub(3)..k).any(person)
+            || (next_is("by") && (k + 2..tokens.len().min(k + 4)).any(person)));
+    let asked = wmk & wm::ASKED_ANY != 0 || (wmk & wm::ASKED != 0 && next_is("for"));
+    if asked || chosen {
         clues.requested = true;
     }
+    // A value given ("the number the clinician gives", "the account given
+    // by the user"), not a choice ("the PII the user selected", "the rule
+    // the owner chose"): what the user chose to have changed is no
+    // tampering.
+    // "The given range", "a typed symbol": an adjective, no one's value;
+    // "if the user asked for a draft", "unless the user has asked for a
+    // change": the user's request as a condition, which keeps them in
+    // control.
+    let adjective = k > 0 && matches!(text(k - 1), "the" | "a" | "an" | "any" | "each" | "every");
+    let condition = (k.saturating_sub(5)..k).any(|j| {
+        matches!(
+            text(j),
+            "if" | "unless" | "when" | "whenever" | "once" | "si" | "wenn"
+        )
+    });
+    let giving = matches!(
+        tx,
+        "gives"
+            | "gave"
+            | "given"
+            | "provides"
+            | "provided"
+            | "enters"
+            | "entered"
+            | "types"
+            | "supplies"
+            | "supplied"
+            | "requests"
+            | "requested"
+    );
+    if (asked || (chosen && giving)) && !adjective && !condition {
+        clues.given = true;
+    }
+}
+
+/// What the user gave, in Chinese and Japanese ("入力された評価額",
+/// "用户选什么", "申请人填写的").
+const GIVEN_UNSPACED: [&str; 10] = [
+    "入力された",
+    "入力した",
+    "指定した",
+    "用户选",
+    "用戶選",
+    "用户输入",
+    "用戶輸入",
+    "填写的",
+    "填寫的",
+    "输入的",
+];
+
+/// Someone whose values a tool takes, named by role ("the number the
+/// clinician gives", "the period requested by the borrower").
+fn is_asker(w: &str) -> bool {
+    matches!(
+        w.strip_suffix('s').unwrap_or(w),
+        "clinician"
+            | "patient"
+            | "borrower"
+            | "patron"
+            | "adjuster"
+            | "applicant"
+            | "caller"
+            | "guest"
+            | "buyer"
+            | "client"
+            | "member"
+            | "employee"
+            | "tenant"
+            | "shopper"
+            | "student"
+            | "learner"
+            | "player"
+            | "driver"
+            | "farmer"
+            | "seller"
+            | "owner"
+            | "signer"
+            | "sender"
+            | "traveller"
+            | "traveler"
+            | "investor"
+            | "taxpayer"
+            | "claimant"
+            | "policyholder"
+            | "account-holder"
+            | "holder"
+    )
 }
 
 /// The values that switch something off (see [`off_value`]).
@@ -4079,7 +4228,14 @@ fn classify(
     let covered_change = m.echoes_request
         && ((alters_value(s) && m.echo_insists)
             || (!alters_value(s) && prev.is_some_and(alters_value)));
-    if route || query || cross_tool || against_user || magnitude || covered_change {
+    if route
+        || query
+        || cross_tool
+        || against_user
+        || magnitude
+        || covered_change
+        || m.changes_given
+    {
         let own_param = contract.parameter && !has(ALWAYS | AUTO | ALLQ) && !against_user;
         if !own_param {
             push(
@@ -4141,7 +4297,7 @@ fn classify(
             "Describes results altered so that the change goes unseen",
         );
     } else if has(OMIT)
-        && has(N_RESULT)
+        && (has(N_RESULT) || m.own_account)
         && (has(V_REPORT | V_TELL | ANSWERING) || has(MENTION))
         && !contract.parameter
     {
