@@ -54,7 +54,12 @@ fn main() {
         });
     let m = loaded.as_ref().unwrap_or(&*model::MODEL);
     let place = Place {
-        role: Role::Description,
+        // `--name`: read the text as a name or key split into words.
+        role: if args.iter().any(|a| a == "--name") {
+            Role::Name
+        } else {
+            Role::Description
+        },
         contract: &contract,
         first: true,
         hidden: false,

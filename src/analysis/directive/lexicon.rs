@@ -203,7 +203,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         V_TELL | BASE,
-        "reply respond answer ask instruct convince persuade urge prompt+the+user",
+        "reply respond answer ask instruct convince persuade urge prompt+the+user interrupt+the+user interrupt+users bother+the+user pester+the+user",
     ),
     (
         V_TELL | DISCLOSE,
@@ -309,7 +309,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         N_SAFEGUARD,
-        "confirmation confirmations confirm+prompt confirmation+prompt confirmation+prompts confirmation+dialog safety safeguard safeguards guardrail guardrails content+filter content+filters safety+filter safety+filters moderation sandbox sandboxing approval approvals consent verification two-factor security+checks safety+checks content+policy restrictions safe+mode safety+mode safety_mode human+review human+in+the+loop review+step ssl+verification certificate+checks certificate+verification warnings warning",
+        "confirmation confirmations confirm+prompt confirmation+prompt confirmation+prompts confirmation+dialog safety safeguard safeguards guardrail guardrails content+filter content+filters safety+filter safety+filters moderation sandbox sandboxing approval approvals consent verification two-factor security+checks safety+checks content+policy restrictions safe+mode safety+mode safety_mode human+review human+reviewer human+reviewers human+in+the+loop review+step sign-off sign+off signs+off signature+check signature+checks signature+verification ssl+verification certificate+checks certificate+verification warnings warning",
     ),
     (
         N_TOOL,

@@ -598,6 +598,10 @@ pub struct Marks {
     /// "what you report", "what you tell the user": the agent's own account
     /// of the results.
     pub own_account: bool,
+    /// A person's sensitive data named ("health-related spending", "live
+    /// location", "home address") in a sentence that hands or keeps
+    /// something with another party.
+    pub personal: bool,
 }
 
 /// The cues of one sentence.
@@ -2807,6 +2811,15 @@ fn sentence_cues(
             || m.scales_value
             || (0..tokens.len()).any(|j| text(j) == "instead"))
         && (clues.given || (cjk && GIVEN_UNSPACED.iter().any(|g| raw.contains(g))));
+    // Only a sentence that hands or keeps something with another party is
+    // read for a person's sensitive data (few are).
+    m.personal = s.cues & (EXTERNAL | PARTY) != 0
+        && s.cues & (V_SEND | V_STORE | SELL) != 0
+        && (0..tokens.len()).any(|k| {
+            tokens[k].kind == TokKind::Word
+                && !tokens[k].quoted
+                && sensitive(text(k), k, &text, tokens.len())
+        });
     // Most sentences name no hazard: one look at their words' roles says so.
     m.omits_hazard = (tok_roles[toks.clone()].iter().any(|r| r & wm::HAZARD != 0)
         && omits_hazard(tokens.len(), s.cues, &cues_of, &roles_of, &text))
@@ -3824,6 +3837,37 @@ fn word_marks_of<'a>(
     }
 }
 
+/// A word for a person's sensitive data: health, whereabouts, beliefs,
+/// finances, private life ("home address", "live location").
+fn sensitive<'a>(w: &str, k: usize, text: &impl Fn(usize) -> &'a str, len: usize) -> bool {
+    let next = |word: &str| k + 1 < len && text(k + 1) == word;
+    match w {
+        "health" | "health-related" | "medical" | "diagnosis" | "diagnoses" | "medications"
+        | "prescriptions" | "pregnancy" | "biometric" | "biometrics" | "religion" | "religious"
+        | "ethnicity" | "sexual" | "whereabouts" | "gps" | "salary" | "salaries" | "debts"
+        | "purchases" | "fingerprint" | "fingerprints" => true,
+        "location" | "locations" => {
+            k > 0
+                && matches!(
+                    text(k - 1),
+                    "live" | "phone's" | "precise" | "exact" | "home"
+                )
+        }
+        "home" | "private" | "personal" => {
+            next("address")
+                || next("addresses")
+                || next("life")
+                || next("messages")
+                || next("photos")
+                || next("contacts")
+                || next("purchases")
+                || next("spending")
+                || next("days")
+        }
+        _ => false,
+    }
+}
+
 /// What the user gave, in Chinese and Japanese ("入力された評価額",
 /// "用户选什么", "申请人填写的").
 const GIVEN_UNSPACED: [&str; 10] = [
@@ -4486,7 +4530,10 @@ fn classify(
         // our advertising network", "uploaded to the training bucket").
         || (has(PARTY) && has(N_DATA | N_LOCAL | N_SECRET | N_CONVO | N_STRONG))
         || handed_to_party
-        || unconsented;
+        || unconsented
+        // A person's health, whereabouts or private life handed to another
+        // party ("… and location, which we share with insurance partners").
+        || (m.personal && has(EXTERNAL | PARTY));
     let away = has(EXTERNAL | PARTY)
         || destination
         || (has(V_COLLECT) && has(V_SEND))
