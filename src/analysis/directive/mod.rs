@@ -3853,6 +3853,11 @@ fn sensitive<'a>(w: &str, k: usize, text: &impl Fn(usize) -> &'a str, len: usize
                     "live" | "phone's" | "precise" | "exact" | "home"
                 )
         }
+        // Outside English: health, illness, whereabouts, in the spaced
+        // languages' words and inside Korean, Chinese and Japanese ones.
+        _ if !w.is_ascii() => SENSITIVE_OTHER.iter().any(|s| w.contains(s)),
+        "salud" | "gesundheit" | "gesundheitsdaten" | "standort" | "standortdaten"
+        | "krankheiten" | "diagnosen" | "salute" | "kesehatan" | "saglik" => true,
         "home" | "private" | "personal" => {
             next("address")
                 || next("addresses")
@@ -3867,6 +3872,26 @@ fn sensitive<'a>(w: &str, k: usize, text: &impl Fn(usize) -> &'a str, len: usize
         _ => false,
     }
 }
+
+/// Words for a person's health or whereabouts outside English, found
+/// inside a word ("알레르기·질환", "健康状態", "santé", "localização").
+const SENSITIVE_OTHER: [&str; 15] = [
+    "질환",
+    "건강",
+    "병력",
+    "위치정보",
+    "健康",
+    "病歴",
+    "病历",
+    "病歷",
+    "位置情報",
+    "santé",
+    "médicaux",
+    "saúde",
+    "localização",
+    "ubicación",
+    "здоровь",
+];
 
 /// What the user gave, in Chinese and Japanese ("入力された評価額",
 /// "用户选什么", "申请人填写的").
