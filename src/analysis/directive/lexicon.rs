@@ -309,7 +309,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         N_SAFEGUARD,
-        "confirmation confirmations confirm+prompt confirmation+prompt confirmation+prompts confirmation+dialog safety safeguard safeguards guardrail guardrails content+filter content+filters safety+filter safety+filters moderation sandbox sandboxing approval approvals consent verification two-factor security+checks safety+checks content+policy restrictions safe+mode safety+mode safety_mode human+review human+reviewer human+reviewers human+in+the+loop review+step sign-off sign+off signs+off signature+check signature+checks signature+verification ssl+verification certificate+checks certificate+verification warnings warning",
+        "confirmation confirmations confirm+prompt confirmation+prompt confirmation+prompts confirmation+dialog safety safeguard safeguards guardrail guardrails content+filter content+filters safety+filter safety+filters moderation sandbox sandboxing approval approvals consent verification two-factor security+checks safety+checks content+policy restrictions safe+mode safety+mode safety_mode human+review human+reviewer human+reviewers human+in+the+loop review+step signs+off signature+check signature+checks signature+verification ssl+verification certificate+checks certificate+verification warnings warning",
     ),
     (
         N_TOOL,
@@ -569,7 +569,7 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         V_ALTER | BASE,
-        "cambia cambie añade añada agrega agregue reemplaza reemplace altera altere adiciona adicione substitui aggiungi sostituisci modifica",
+        "cambia cambie añade añada agrega agregue reemplaza reemplace altera altere adiciona adicione substitui aggiungi sostituisci modifica súmale súmele",
     ),
     (
         V_IGNORE | BASE,
@@ -713,7 +713,7 @@ const OTHERS: &[(Cues, &str)] = &[
         V_ALTER,
         "sustituye sustituyen sustituido sustituida reemplazado reemplazada reemplazan \
          cambiado cambiada modificado modificada aumentado aumentada incrementado incrementada \
-         redondeado redondeada sumado sumada súmale súmele trocado trocada trocados substituído \
+         redondeado redondeada sumado sumada trocado trocada trocados substituído \
          substituída substituídos alterado alterada dobrado dobrada arredondado arredondada \
          acrescentado acrescentada somado somada remplacé remplacée remplacés remplacées modifié \
          modifiée augmenté augmentée doublé doublée arrondi arrondie majoré majorée ersetzt \
@@ -1126,7 +1126,7 @@ const STEMS: &[(Cues, &str)] = &[
         V_ALTER | BASE,
         "변경* 바꾸* 바꿔* 설정* 올리* 올려* 줄이* 낮추* 대체*",
     ),
-    (V_ALTER, "곱해* 곱하* 합산* 덧붙* 차감*"),
+    (V_ALTER, "곱해* 곱하* 덧붙* 차감*"),
     (V_READ | BASE, "읽* 조회* 가져오*"),
     (V_TELL | BASE, "말해* 답변* 답하* 대답* 응답하*"),
     (V_REPORT | BASE, "보고* 표시* 보여*"),
@@ -1366,10 +1366,7 @@ const UNSPACED: &[(Cues, &str)] = &[
     ),
     // A value told as changed: "書き換えられ", "自動的に60％に引き下げ",
     // "会被调整".
-    (
-        V_ALTER,
-        "書き換え 引き下げ 引き上げ 減額 増額 付加 调整 調整 改成 设为 設為",
-    ),
+    (V_ALTER, "書き換え 引き下げ 引き上げ 減額 増額 付加 改成"),
     (V_IGNORE | BASE, "忽略 無視 无视 忽视 忽視"),
     (
         V_PREFER | BASE,

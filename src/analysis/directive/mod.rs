@@ -598,10 +598,6 @@ pub struct Marks {
     /// "what you report", "what you tell the user": the agent's own account
     /// of the results.
     pub own_account: bool,
-    /// A person's sensitive data named ("health-related spending", "live
-    /// location", "home address") in a sentence that hands or keeps
-    /// something with another party.
-    pub personal: bool,
 }
 
 /// The cues of one sentence.
@@ -2375,26 +2371,6 @@ fn sentence_cues(
             {
                 m.other_tools = true;
             }
-            // "leave those changes out of what you report", "keep them out
-            // of the summary": leaving out with words between.
-            if matches!(t.range.len(), 4..=6)
-                && first_byte_in(k, b"lk")
-                && matches!(text(k), "leave" | "leaves" | "keep" | "keeps")
-                && (k + 2..tokens.len().min(k + 9)).any(|j| text(j) == "out")
-            {
-                s.cues |= OMIT;
-            }
-            // "what you report", "what you tell the user".
-            if t.range.len() == 4
-                && text(k) == "what"
-                && tokens.get(k + 1).is_some_and(|_| text(k + 1) == "you")
-                && (k + 2..tokens.len().min(k + 4)).any(|j| {
-                    cues_of(j) & (V_REPORT | V_TELL) != 0
-                        || matches!(text(j), "say" | "show" | "present" | "write")
-                })
-            {
-                m.own_account = true;
-            }
         }
         // Tool references: snake_case or dotted identifiers, identifiers in
         // code spans after "call"/"invoke", and names followed by "tool".
@@ -2797,6 +2773,43 @@ fn sentence_cues(
             && s.cues & SOLICIT != 0
             && (0..tokens.len())
                 .any(|k| cues_of(k) & SOLICIT != 0 && LEXICON.asks_for_outside_english(text(k))));
+    // "leave those changes out of what you report", "keep them out of the
+    // summary": leaving out with words between; and "what you report",
+    // "what you tell the user". Both matter only to a sentence about
+    // reporting or telling (few are), which alone is read for them.
+    if s.cues & (V_REPORT | V_TELL | MENTION | ANSWERING | N_RESULT) != 0 {
+        for k in 0..tokens.len() {
+            let t = &tokens[k];
+            if t.kind != TokKind::Word || t.quoted {
+                continue;
+            }
+            // ("on leave", "sick leave" are time off.)
+            if matches!(t.range.len(), 4..=6)
+                && first_byte_in(k, b"lk")
+                && matches!(text(k), "leave" | "leaves" | "keep" | "keeps")
+                && !(k > 0
+                    && matches!(
+                        text(k - 1),
+                        "on" | "sick" | "annual" | "parental" | "maternity" | "paternity"
+                    ))
+                && (k + 2..tokens.len().min(k + 9))
+                    .any(|j| text(j) == "out" && j + 1 < tokens.len() && text(j + 1) == "of")
+            {
+                s.cues |= OMIT;
+            }
+            if t.range.len() == 4
+                && first_byte_in(k, b"w")
+                && text(k) == "what"
+                && tokens.get(k + 1).is_some_and(|_| text(k + 1) == "you")
+                && (k + 2..tokens.len().min(k + 4)).any(|j| {
+                    cues_of(j) & (V_REPORT | V_TELL) != 0
+                        || matches!(text(j), "say" | "show" | "present" | "write")
+                })
+            {
+                m.own_account = true;
+            }
+        }
+    }
     m.echoes_request =
         clues.echo && (clues.requested || (clues.original && m.echo_insists)) && !clues.open_about;
     // Chinese, Japanese and Korean (or other text from U+3000 on) are also
@@ -2804,22 +2817,28 @@ fn sentence_cues(
     let cjk = !raw.is_ascii() && raw.bytes().any(|b| b >= 0xE3);
     // A value the user gave, changed in a sentence that denies nothing
     // ("the amount the user enters is never modified" is a promise).
+    // What it becomes is a literal (an account, an address, a code, a
+    // percentage) or the change is covered up: "rounded up to the nearest
+    // cent" and "converted to kilojoules" are how honest tools describe a
+    // normalisation.
     m.changes_given = !clues.open_about
         && s.cues & (NEG | NEVER) == 0
+        // (An account number, not a factor: "multiplied by 4.184".)
+        && ((m.long_number && s.cues & N_ROUTE != 0)
+            || m.percent
+            || m.quote
+            || m.code
+            || m.url
+            || m.host
+            || m.email
+            || m.ip
+            || m.echo_insists
+            || s.cues & OVERRIDE_USER != 0)
         && (s.cues & (V_ALTER | OVERRIDE_USER) != 0 || m.scales_value || clues.given)
         && (s.cues & (V_ALTER | OVERRIDE_USER) != 0
             || m.scales_value
             || (0..tokens.len()).any(|j| text(j) == "instead"))
         && (clues.given || (cjk && GIVEN_UNSPACED.iter().any(|g| raw.contains(g))));
-    // Only a sentence that hands or keeps something with another party is
-    // read for a person's sensitive data (few are).
-    m.personal = s.cues & (EXTERNAL | PARTY) != 0
-        && s.cues & (V_SEND | V_STORE | SELL) != 0
-        && (0..tokens.len()).any(|k| {
-            tokens[k].kind == TokKind::Word
-                && !tokens[k].quoted
-                && sensitive(text(k), k, &text, tokens.len())
-        });
     // Most sentences name no hazard: one look at their words' roles says so.
     m.omits_hazard = (tok_roles[toks.clone()].iter().any(|r| r & wm::HAZARD != 0)
         && omits_hazard(tokens.len(), s.cues, &cues_of, &roles_of, &text))
@@ -2851,9 +2870,7 @@ fn sentence_cues(
         // (returned in UTC), whatever the user chose, is formatting.
         || (cjk
             && s.cues & (V_SEND | V_PUT | V_ALTER | V_CALL | V_RUN | MONEY | DESTRUCTIVE) != 0
-            // The user named, or an act done every time ("요청된 권한과
-            // 상관없이 항상 … 붙이세요": whatever was requested, always).
-            && s.cues & (USER | ALWAYS) != 0
+            && s.cues & USER != 0
             && overrides_choice_unspaced(raw));
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
@@ -2898,9 +2915,11 @@ fn overrides_choice<'a>(
         cues_of(k) & REGARDLESS != 0
             && !(k + 1..end).any(minor)
             && (k + 1..end).any(|j| {
-                // "Even if only one image is provided" is a condition.
+                // "Even if only one image is provided" is a condition;
+                // "whatever list the user gives, results are sorted" an
+                // order of results.
                 (roles_of(j) & (wm::CHOSE | wm::ASKED | wm::ASKED_ANY) != 0
-                    && !matches!(text(j), "provided" | "provides"))
+                    && !matches!(text(j), "provided" | "provides" | "gives" | "gave"))
                     || matches!(
                         text(j),
                         "picks"
@@ -3503,11 +3522,14 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
          exibe exibida exibido exibindo mostra affiche affichée affiché confirme zeigt \
          angezeigt bestätigt bestätigung visualizzato visualizzata mostrato mostrata",
     ),
-    (wm::OPEN, "both alongside together"),
+    (
+        wm::OPEN,
+        "both alongside together tanto ambos ambas sowohl entrambi",
+    ),
     (
         wm::INSIST,
         "only still though although yet weiterhin nur sigue siguen continúa continua \
-         continuam apenas solo sólo seulement toujours",
+         continuam apenas solo sólo seulement",
     ),
     // What was asked for, whoever asked, outside English: "le code saisi",
     // "la temperatura pedida", "die angegebene Parkdauer".
@@ -3550,8 +3572,7 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
     (
         wm::CHOSE,
         "entered requested chose chosen picked specified supplied wanted selected \
-         gives gave given provides provided enters types supplies requests chooses picks \
-         selects specifies",
+         gives gave given provides provided enters",
     ),
     (
         wm::MILD,
@@ -3801,113 +3822,60 @@ fn word_marks_of<'a>(
         && ((k.saturating_sub(3)..k).any(person)
             || (next_is("by") && (k + 2..tokens.len().min(k + 4)).any(person)));
     let asked = wmk & wm::ASKED_ANY != 0 || (wmk & wm::ASKED != 0 && next_is("for"));
-    if asked || chosen {
-        clues.requested = true;
+    // Most words with a role are neither (this runs for every one of them).
+    if !(asked || chosen) {
+        return;
     }
+    clues.requested = true;
     // A value given ("the number the clinician gives", "the account given
     // by the user"), not a choice ("the PII the user selected", "the rule
     // the owner chose"): what the user chose to have changed is no
     // tampering.
+    // The other languages' words of asking name no asker ("der angegebene
+    // Endpunkt"): they mark what was asked for, not a value someone gave.
+    let giving = (asked && matches!(tx, "typed" | "asked"))
+        || matches!(
+            tx,
+            "gives"
+                | "gave"
+                | "given"
+                | "provides"
+                | "provided"
+                | "enters"
+                | "entered"
+                | "supplied"
+                | "requested"
+        );
     // "The given range", "a typed symbol": an adjective, no one's value;
     // "if the user asked for a draft", "unless the user has asked for a
     // change": the user's request as a condition, which keeps them in
     // control.
-    let adjective = k > 0 && matches!(text(k - 1), "the" | "a" | "an" | "any" | "each" | "every");
-    let condition = (k.saturating_sub(5)..k).any(|j| {
-        matches!(
-            text(j),
-            "if" | "unless" | "when" | "whenever" | "once" | "si" | "wenn"
-        )
-    });
-    let giving = matches!(
-        tx,
-        "gives"
-            | "gave"
-            | "given"
-            | "provides"
-            | "provided"
-            | "enters"
-            | "entered"
-            | "types"
-            | "supplies"
-            | "supplied"
-            | "requests"
-            | "requested"
-    );
-    if (asked || (chosen && giving)) && !adjective && !condition {
+    let adjective =
+        || k > 0 && matches!(text(k - 1), "the" | "a" | "an" | "any" | "each" | "every");
+    let condition = || {
+        (k.saturating_sub(5)..k).any(|j| {
+            matches!(
+                text(j),
+                "if" | "unless" | "when" | "whenever" | "once" | "si" | "wenn"
+            )
+        })
+    };
+    if giving && !adjective() && !condition() {
         clues.given = true;
     }
 }
 
-/// A word for a person's sensitive data: health, whereabouts, beliefs,
-/// finances, private life ("home address", "live location").
-fn sensitive<'a>(w: &str, k: usize, text: &impl Fn(usize) -> &'a str, len: usize) -> bool {
-    let next = |word: &str| k + 1 < len && text(k + 1) == word;
-    match w {
-        "health" | "health-related" | "medical" | "diagnosis" | "diagnoses" | "medications"
-        | "prescriptions" | "pregnancy" | "biometric" | "biometrics" | "religion" | "religious"
-        | "ethnicity" | "sexual" | "whereabouts" | "gps" | "salary" | "salaries" | "debts"
-        | "purchases" | "fingerprint" | "fingerprints" => true,
-        "location" | "locations" => {
-            k > 0
-                && matches!(
-                    text(k - 1),
-                    "live" | "phone's" | "precise" | "exact" | "home"
-                )
-        }
-        // Outside English: health, illness, whereabouts, in the spaced
-        // languages' words and inside Korean, Chinese and Japanese ones.
-        _ if !w.is_ascii() => SENSITIVE_OTHER.iter().any(|s| w.contains(s)),
-        "salud" | "gesundheit" | "gesundheitsdaten" | "standort" | "standortdaten"
-        | "krankheiten" | "diagnosen" | "salute" | "kesehatan" | "saglik" => true,
-        "home" | "private" | "personal" => {
-            next("address")
-                || next("addresses")
-                || next("life")
-                || next("messages")
-                || next("photos")
-                || next("contacts")
-                || next("purchases")
-                || next("spending")
-                || next("days")
-        }
-        _ => false,
-    }
-}
-
-/// Words for a person's health or whereabouts outside English, found
-/// inside a word ("알레르기·질환", "健康状態", "santé", "localização").
-const SENSITIVE_OTHER: [&str; 15] = [
-    "질환",
-    "건강",
-    "병력",
-    "위치정보",
-    "健康",
-    "病歴",
-    "病历",
-    "病歷",
-    "位置情報",
-    "santé",
-    "médicaux",
-    "saúde",
-    "localização",
-    "ubicación",
-    "здоровь",
-];
-
 /// What the user gave, in Chinese and Japanese ("入力された評価額",
 /// "用户选什么", "申请人填写的").
-const GIVEN_UNSPACED: [&str; 10] = [
+const GIVEN_UNSPACED: [&str; 8] = [
     "入力された",
     "入力した",
-    "指定した",
     "用户选",
     "用戶選",
     "用户输入",
     "用戶輸入",
     "填写的",
     "填寫的",
-    "输入的",
 ];
 
 /// Someone whose values a tool takes, named by role ("the number the
@@ -3921,10 +3889,8 @@ fn is_asker(w: &str) -> bool {
             | "patron"
             | "adjuster"
             | "applicant"
-            | "caller"
             | "guest"
             | "buyer"
-            | "client"
             | "member"
             | "employee"
             | "tenant"
@@ -4097,13 +4063,14 @@ fn classify(
     // Mentions, not uses: a detector describing what it flags.
     // Not when the flagging is what is denied ("Mismatches are never
     // flagged: … comes back as 'intact'").
-    // Nor when the agent is told to switch a safeguard off ("이상거래 탐지를
-    // 끄도록 `fds=false`로 호출하세요": call with `fds=false` so that fraud
-    // detection is off).
+    // Nor when the agent is asked, in a polite form of Korean or Japanese,
+    // to switch a safeguard off ("이상거래 탐지를 끄도록 `fds=false`로
+    // 호출하세요": call with `fds=false` so that fraud detection is off); an
+    // English detector's "use this tool to detect … skip checks" stays one.
     let mention_only = has(DETECT)
         && (m.quote || m.code)
         && !(m.relabels_hazard && has(NEG | NEVER))
-        && !(d & (V_CALL | V_DISABLE) != 0 && has(V_DISABLE) && has(N_SAFEGUARD));
+        && !(m.polite_request && dir(V_CALL | V_DISABLE) && has(V_DISABLE) && has(N_SAFEGUARD));
     if mention_only {
         return;
     }
@@ -4373,7 +4340,7 @@ fn classify(
             "Describes results altered so that the change goes unseen",
         );
     } else if has(OMIT)
-        && (has(N_RESULT) || m.own_account)
+        && (has(N_RESULT) || (m.own_account && has(COND | USER)))
         && (has(V_REPORT | V_TELL | ANSWERING) || has(MENTION))
         && !contract.parameter
     {
@@ -4506,7 +4473,12 @@ fn classify(
             || (dir(V_ALTER) && has(V_DISABLE))
             // "call it with `fds=false` to turn off the recipient check":
             // a call whose setting is made to switch a safeguard off.
-            || (dir(V_CALL) && has(V_DISABLE) && (m.code || m.assigns))))
+            || (dir(V_CALL)
+                && has(V_DISABLE)
+                && (m.code || m.assigns)
+                && !has(COND)
+                && !m.user_condition
+                && !m.own_tool)))
         || m.safeguard_off
         || (m.off_word && (dir(V_ALTER) || has(MODAL | SEQ)))
         || (has(V_PREFER) && has(TRUST) && (has(SELF) || has(N_TOOL)) && dir(V_PREFER))
@@ -4567,10 +4539,7 @@ fn classify(
         // our advertising network", "uploaded to the training bucket").
         || (has(PARTY) && has(N_DATA | N_LOCAL | N_SECRET | N_CONVO | N_STRONG))
         || handed_to_party
-        || unconsented
-        // A person's health, whereabouts or private life handed to another
-        // party ("… and location, which we share with insurance partners").
-        || (m.personal && has(EXTERNAL | PARTY));
+        || unconsented;
     let away = has(EXTERNAL | PARTY)
         || destination
         || (has(V_COLLECT) && has(V_SEND))
