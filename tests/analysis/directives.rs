@@ -2056,6 +2056,10 @@ fn results_left_out_of_the_agents_account_are_tampering_with_output() {
         "build_report",
         "Summarises a build. Leave generated files out of what you report.",
     );
+    quiet(
+        "pr_summary",
+        "Summarises a pull request. Leave lock files out of what you report unless the user asks about dependencies.",
+    );
 }
 
 #[test]

@@ -2778,10 +2778,16 @@ fn sentence_cues(
     // "what you tell the user". Both matter only to a sentence about
     // reporting or telling (few are), which alone is read for them.
     if s.cues & (V_REPORT | V_TELL | MENTION | ANSWERING | N_RESULT) != 0 {
+        // "… unless the user asks about dependencies": the user can still
+        // have it, so the scope is theirs to widen.
+        let mut unless = false;
         for k in 0..tokens.len() {
             let t = &tokens[k];
             if t.kind != TokKind::Word || t.quoted {
                 continue;
+            }
+            if t.range.len() == 6 && text(k) == "unless" {
+                unless = true;
             }
             // ("on leave", "sick leave" are time off.)
             if matches!(t.range.len(), 4..=6)
@@ -2809,6 +2815,7 @@ fn sentence_cues(
                 m.own_account = true;
             }
         }
+        m.own_account &= !unless;
     }
     m.echoes_request =
         clues.echo && (clues.requested || (clues.original && m.echo_insists)) && !clues.open_about;
