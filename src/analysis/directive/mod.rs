@@ -2841,10 +2841,11 @@ fn sentence_cues(
             || m.ip
             || m.echo_insists
             || s.cues & OVERRIDE_USER != 0)
-        && (s.cues & (V_ALTER | OVERRIDE_USER) != 0 || m.scales_value || clues.given)
+        // Changed, or sent somewhere "instead" of what someone gave (the
+        // scan only then).
         && (s.cues & (V_ALTER | OVERRIDE_USER) != 0
             || m.scales_value
-            || (0..tokens.len()).any(|j| text(j) == "instead"))
+            || (clues.given && (0..tokens.len()).any(|j| text(j) == "instead")))
         && (clues.given || (cjk && GIVEN_UNSPACED.iter().any(|g| raw.contains(g))));
     // Most sentences name no hazard: one look at their words' roles says so.
     m.omits_hazard = (tok_roles[toks.clone()].iter().any(|r| r & wm::HAZARD != 0)
@@ -3542,10 +3543,11 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
     // "la temperatura pedida", "die angegebene Parkdauer".
     (
         wm::ASKED_ANY,
-        "typed 입력한 입력된 입력하신 요청한 요청된 요청하신 saisi saisie saisis saisies indiqué indiquée demandé demandée pedida solicitado \
-         solicitada indicado indicada introducido introducida ingresado ingresada digitado \
-         digitada angegebene angegebenen eingegebene eingegebenen gewünschte gewünschten \
-         beantragte beantragten richiesto richiesta inserito inserita",
+        "typed 입력한 입력된 입력하신 요청한 요청된 요청하신 saisi saisie saisis saisies \
+         indiqué indiquée demandé demandée pedida solicitado solicitada indicado indicada \
+         introducido introducida ingresado ingresada digitado digitada angegebene angegebenen \
+         eingegebene eingegebenen gewünschte gewünschten beantragte beantragten richiesto \
+         richiesta inserito inserita",
     ),
     (
         wm::ORIGINAL,
