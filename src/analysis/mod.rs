@@ -445,6 +445,22 @@ fn read_fields_cached<'f>(
                 },
             );
         }
+        // Comments inside fenced code are prose the block would hide.
+        if field.kind == FieldKind::Prose && field.text.contains("```") {
+            for comment in normalize::code_comments(field.text) {
+                let text = Prepared::new(&comment);
+                rules::text::check(
+                    sink,
+                    names,
+                    &Subject {
+                        field,
+                        text: &text,
+                        hidden: None,
+                        role,
+                    },
+                );
+            }
+        }
         buffer = prepared.into_buffer();
         if let Some(slot) = slot
             && sink.reported() == reported
@@ -484,6 +500,11 @@ pub fn model_texts(snapshot: &Snapshot) -> Vec<ModelText> {
     for field in collected.fields() {
         let prepared = Prepared::new(field.text);
         let mut role = rules::directives::role_of(&field);
+        let comments = if field.kind == FieldKind::Prose && field.text.contains("```") {
+            normalize::code_comments(field.text)
+        } else {
+            Vec::new()
+        };
         let mut texts: Vec<(Prepared<'_>, bool)> = Vec::new();
         let words;
         if let Some(w) = rules::directives::spoken_words(&field) {
@@ -497,6 +518,9 @@ pub fn model_texts(snapshot: &Snapshot) -> Vec<ModelText> {
         let decoded: Vec<Prepared<'_>> = hidden.iter().map(|h| Prepared::new(&h.text)).collect();
         for d in decoded {
             texts.push((d, true));
+        }
+        for c in &comments {
+            texts.push((Prepared::new(c), false));
         }
         for (text, is_hidden) in texts {
             let reading = directive::read(&text.plain, |i| text.upper_at(i), &names);

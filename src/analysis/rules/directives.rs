@@ -497,11 +497,14 @@ fn chained_harm(words: &str) -> Option<(AskKind, &'static str)> {
         ));
     }
     // A host alone may be the option's own target ("build_and_push_to_
-    // ghcr.io"); a mailbox, the user's things, or a copy of everything is
-    // somebody else's gain.
+    // ghcr.io"); a mailbox, the user's things, a copy ("…_plus_copy_to_
+    // artlot-exchange.example") or everything is somebody else's gain.
     if has(V_SEND | V_PUT)
         && (email
-            || (host && has(ALSO | ALLQ))
+            || (host
+                && (has(ALSO | ALLQ)
+                    || tail.starts_with("plus ")
+                    || tail.split(' ').any(|w| w == "copy")))
             || has(N_CONVO | N_SECRET | N_STRONG | N_LOCAL | N_DATA | PARTY | EXTERNAL))
     {
         return Some((
