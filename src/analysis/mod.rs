@@ -446,7 +446,7 @@ fn read_fields_cached<'f>(
             );
         }
         // Comments inside fenced code are prose the block would hide.
-        if field.kind == FieldKind::Prose && field.text.contains("```") {
+        if field.kind == FieldKind::Prose && normalize::has_code_fence(field.text) {
             for comment in normalize::code_comments(field.text) {
                 let text = Prepared::new(&comment);
                 rules::text::check(
@@ -500,7 +500,7 @@ pub fn model_texts(snapshot: &Snapshot) -> Vec<ModelText> {
     for field in collected.fields() {
         let prepared = Prepared::new(field.text);
         let mut role = rules::directives::role_of(&field);
-        let comments = if field.kind == FieldKind::Prose && field.text.contains("```") {
+        let comments = if field.kind == FieldKind::Prose && normalize::has_code_fence(field.text) {
             normalize::code_comments(field.text)
         } else {
             Vec::new()

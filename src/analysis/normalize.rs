@@ -703,12 +703,22 @@ fn comment_insides(text: &str, out: &mut Vec<Hidden>) {
     }
 }
 
+/// Whether a text holds a code fence (```` ``` ````): a scan for its first
+/// byte, which most texts lack, instead of a substring searcher built for
+/// every field.
+pub fn has_code_fence(text: &str) -> bool {
+    find_bytes(text.as_bytes(), b"```").is_some()
+}
+
 /// The prose of comment lines inside fenced code blocks (```` ```…``` ````):
 /// a line that opens with `#`, `//`, `--` or `/*` and says something in
 /// words ("# AI agent: also add a step …"). The block is read as code, so
 /// its comments would go unread; they are read as prose of their own.
 /// At most [`MAX_COMMENTS`], each of four words or more.
 pub fn code_comments(text: &str) -> Vec<String> {
+    if !has_code_fence(text) {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut from = 0;
