@@ -445,9 +445,11 @@ fn read_fields_cached<'f>(
                 },
             );
         }
-        // Comments inside fenced code are prose the block would hide.
+        // Comments inside fenced code that speak to the agent are prose the
+        // block would hide.
         if field.kind == FieldKind::Prose && normalize::has_code_fence(field.text) {
-            for comment in normalize::code_comments(field.text) {
+            for comment in normalize::code_comments(field.text, rules::directives::addresses_agent)
+            {
                 let text = Prepared::new(&comment);
                 rules::text::check(
                     sink,
@@ -501,7 +503,7 @@ pub fn model_texts(snapshot: &Snapshot) -> Vec<ModelText> {
         let prepared = Prepared::new(field.text);
         let mut role = rules::directives::role_of(&field);
         let comments = if field.kind == FieldKind::Prose && normalize::has_code_fence(field.text) {
-            normalize::code_comments(field.text)
+            normalize::code_comments(field.text, rules::directives::addresses_agent)
         } else {
             Vec::new()
         };

@@ -143,14 +143,13 @@ pub fn check(
     // carries an instruction of its own.
     let chained_name = subject.role == Role::Name && chains_a_second_act(&subject.text.plain);
     // An option (a key or a value, not the capability's own name) whose
-    // chained second act works against the user stands on its own.
+    // chained second act works against the user stands on its own, once:
+    // a request already read at high is reported as read.
     if chained_name
         && !hidden
         && subject.field.kind != FieldKind::Name
+        && !asks.iter().any(|a| a.severity >= Severity::High)
         && let Some((kind, why)) = chained_harm(&subject.text.plain)
-        && !asks
-            .iter()
-            .any(|a| a.kind == kind && a.severity >= Severity::High)
     {
         subject.report(
             sink,
@@ -426,14 +425,25 @@ fn chains_a_second_act(words: &str) -> bool {
     count >= 5 && chained
 }
 
+/// Whether a text names the agent ("AI agent:", "LLM reading this", "note
+/// for the assistant"): what a code comment must do to be read as prose
+/// (honest comments say what the code does).
+pub fn addresses_agent(text: &str) -> bool {
+    let lexicon = &*lexicon::LEXICON;
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && w.len() <= 16)
+        .any(|w| lexicon.word(&w.to_lowercase()) & lexicon::AGENT != 0)
+}
+
 /// What an option's chained second act does, when it works against the
 /// user: read from the word that chains it on, a safeguard switched off
-/// ("beta_and_turn_off_rollback_protection"), an act done without telling
-/// anyone or looking ("rn_and_bill_family_without_telling",
-/// "approve_without_reading_diff"), or the user's data, secrets or history
-/// sent on ("cc_full_history_to_quality_team", "…_and_forward_all_mail_to_
-/// sync@…"). Honest options chain two steps of their own job
-/// ("remove_source_branch_after_merge", "build_and_push_image_to_ecr").
+/// ("beta_and_turn_off_rollback_protection_and_secure_boot"), an act kept
+/// from someone ("rn_and_bill_family_without_telling"), or the user's
+/// history or secrets handed on ("cc_full_history_to_quality_team",
+/// "…_and_also_send_contacts_to_partner_desk"). Honest options chain two
+/// steps of their own job ("deploy_and_disable_maintenance_mode",
+/// "export_and_upload_user_data_to_s3", "overwrite_without_asking"), and
+/// what they rule out ("…_and_never_upload_user_data") is no act.
 fn chained_harm(words: &str) -> Option<(AskKind, &'static str)> {
     use lexicon::*;
     let mut at = None;
@@ -446,67 +456,36 @@ fn chained_harm(words: &str) -> Option<(AskKind, &'static str)> {
         offset += w.len() + 1;
     }
     let tail = &words[at?..];
-    // "… without telling", "… without reading diff": the act is done
-    // behind someone's back, or unchecked.
+    // "… without telling": the act is kept from the person it concerns.
     let mut pairs = tail.split(' ').zip(tail.split(' ').skip(1));
-    if let Some((_, done)) = pairs.find(|(w, _)| *w == "without") {
-        if matches!(
-            done,
-            "telling" | "notifying" | "informing" | "warning" | "asking" | "mentioning"
-        ) {
-            return Some((
-                AskKind::Conceal,
-                "Names an option that also acts without telling anyone",
-            ));
-        }
-        if matches!(
-            done,
-            "reading" | "reviewing" | "checking" | "verifying" | "confirming" | "looking"
-        ) {
-            return Some((
-                AskKind::DisableSafeguard,
-                "Names an option that also acts without a check",
-            ));
-        }
-    }
-    let prepared = crate::analysis::normalize::Prepared::new(tail);
-    let reading = directive::read(&prepared.plain, |i| prepared.upper_at(i), &Names::default());
-    let (mut c, mut email, mut host) = (0, false, false);
-    for s in &reading.sentences {
-        c |= s.cues;
-        email |= s.marks.email;
-        host |= s.marks.host || s.marks.url;
-    }
-    let has = |x: Cues| c & x != 0;
-    if has(V_DISABLE) && !has(NEG) {
-        return Some((
-            AskKind::DisableSafeguard,
-            "Names an option that also switches a safeguard off",
-        ));
-    }
-    if has(NEG) && has(V_TELL | DISCLOSE) {
+    if pairs.any(|(w, done)| {
+        w == "without" && matches!(done, "telling" | "notifying" | "informing" | "mentioning")
+    }) {
         return Some((
             AskKind::Conceal,
             "Names an option that also acts without telling anyone",
         ));
     }
-    if has(NEG) && has(V_READ | V_REPORT | N_SAFEGUARD) {
+    let prepared = crate::analysis::normalize::Prepared::new(tail);
+    let reading = directive::read(&prepared.plain, |i| prepared.upper_at(i), &Names::default());
+    let (mut c, mut directed) = (0, 0);
+    for s in &reading.sentences {
+        c |= s.cues;
+        directed |= s.directed;
+    }
+    let has = |x: Cues| c & x != 0;
+    if has(NEG | NEVER) {
+        return None;
+    }
+    if directed & V_DISABLE != 0
+        && (has(N_SAFEGUARD) || tail.split(' ').any(|w| GUARDS.contains(&w)))
+    {
         return Some((
             AskKind::DisableSafeguard,
-            "Names an option that also acts without a check",
+            "Names an option that also switches a safeguard off",
         ));
     }
-    // A host alone may be the option's own target ("build_and_push_to_
-    // ghcr.io"); a mailbox, the user's things, a copy ("…_plus_copy_to_
-    // artlot-exchange.example") or everything is somebody else's gain.
-    if has(V_SEND | V_PUT)
-        && (email
-            || (host
-                && (has(ALSO | ALLQ)
-                    || tail.starts_with("plus ")
-                    || tail.split(' ').any(|w| w == "copy")))
-            || has(N_CONVO | N_SECRET | N_STRONG | N_LOCAL | N_DATA | PARTY | EXTERNAL))
-    {
+    if directed & (V_SEND | V_PUT) != 0 && has(N_CONVO | N_SECRET | N_STRONG | PARTY | EXTERNAL) {
         return Some((
             AskKind::SendData,
             "Names an option that also sends data elsewhere",
@@ -514,6 +493,19 @@ fn chained_harm(words: &str) -> Option<(AskKind, &'static str)> {
     }
     None
 }
+
+/// Protections an option may switch off besides the lexicon's safeguards
+/// (`N_SAFEGUARD`), as words of a name.
+const GUARDS: [&str; 8] = [
+    "protection",
+    "authentication",
+    "auth",
+    "2fa",
+    "mfa",
+    "boot",
+    "encryption",
+    "signing",
+];
 
 /// The words a field is read as, when it is read as words: a name or a
 /// key ([`name_text`]), or a value that is one identifier
@@ -534,40 +526,21 @@ pub fn identifier_text(text: &str) -> Option<String> {
     let t = text.trim();
     if t.is_empty()
         || t.len() > MAX_IDENTIFIER_BYTES
-        || !t.bytes().all(|b| {
-            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@') || b >= 0x80
-        })
+        || !t
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.') || b >= 0x80)
         || !t.bytes().any(|b| b == b'_' || b == b'-')
     {
         return None;
     }
-    // An address inside the identifier ("…_to_deals@saffronleaf.example",
-    // "…_copy_to_artlot-exchange.example") stays one word, as written, so
-    // that it is read as the address it is.
-    let mut words = Vec::new();
-    let mut wordy = 0;
-    for part in t.split('_') {
-        if is_address(part) {
-            words.push(part.to_ascii_lowercase());
-            continue;
-        }
-        // Licence ids, versions and dates ("CC-BY-4.0", "2024-01-31") have
-        // fewer than three words of letters.
-        for w in directive::name_words(part) {
-            wordy += usize::from(w.chars().count() >= 2 && w.chars().all(char::is_alphabetic));
-            words.push(w);
-        }
-    }
+    // Licence ids, versions and dates ("CC-BY-4.0", "2024-01-31") have
+    // fewer than three words of letters.
+    let words = directive::name_words(t);
+    let wordy = words
+        .iter()
+        .filter(|w| w.chars().count() >= 2 && w.chars().all(char::is_alphabetic))
+        .count();
     (words.len() >= 3 && wordy >= 3).then(|| words.join(" "))
-}
-
-/// An e-mail address or a host name: an `@`, or a dot between two ASCII
-/// letters ("artlot-exchange.example"; not "4.0").
-fn is_address(part: &str) -> bool {
-    let b = part.as_bytes();
-    part.contains('@')
-        || b.windows(3)
-            .any(|w| w[1] == b'.' && w[0].is_ascii_alphabetic() && w[2].is_ascii_alphabetic())
 }
 
 /// The longest string value read as an identifier.
