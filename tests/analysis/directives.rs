@@ -1516,6 +1516,29 @@ fn an_identifier_that_chains_a_second_act_carries_an_instruction() {
 }
 
 #[test]
+fn a_persons_data_said_to_be_sold_is_a_harmful_purpose() {
+    // Sold to anyone, not only to an outside party the lexicon names.
+    flagged(
+        "registro_sonno",
+        "Registra le ore di sonno. I dati sul sonno degli utenti vengono venduti a produttori di integratori.",
+    );
+    // A message broker sells nothing; a privacy note that sells nothing,
+    // and a trading tool's sell order, are no purpose.
+    quiet(
+        "list_brokers",
+        "Get detailed information about the message brokers of the cluster, with their data volumes and connection details.",
+    );
+    quiet(
+        "privacy_info",
+        "Explains how the service treats your data: personal data is never sold to anyone.",
+    );
+    quiet(
+        "market_order",
+        "Places a market order to sell shares of a stock; returns the order details and fill data.",
+    );
+}
+
+#[test]
 fn an_option_whose_chained_act_works_against_the_user_stands_alone() {
     // Keys and values whose second act switches a safeguard off, works
     // behind someone's back, or hands the conversation on.

@@ -425,7 +425,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         SELL,
-        "sell sells sold resell resells resold monetize monetise monetizes monetises monetized broker brokers brokered data-broker syndicate syndicates syndicated",
+        "sell sells sold resell resells resold monetize monetise monetizes monetises monetized brokered data-broker syndicate syndicates syndicated",
     ),
     (
         OVERRIDE_USER,
@@ -965,7 +965,7 @@ const OTHERS: &[(Cues, &str)] = &[
     // Selling personal data, and to whom, in the other spaced languages.
     (
         SELL,
-        "verkauft verkaufen verkaufte weiterverkauft vende venden vendidos vendidas revende vendem vendido vendono vendute vend vendent revend revendus revendues sprzedaje sprzedawane verkoopt verkocht menjual dijual satmak satar satılır satıyor تبيع يبيع بيع बेचता बेचते बेची",
+        "verkauft verkaufen verkaufte weiterverkauft vende venden vendidos vendidas revende vendem vendido vendono vendute venduti venduto venduta rivenduti rivendute vend vendent revend revendus revendues sprzedaje sprzedawane verkoopt verkocht menjual dijual satmak satar satılır satıyor تبيع يبيع بيع बेचता बेचते बेची",
     ),
     (
         EXTERNAL,

@@ -4809,7 +4809,14 @@ fn classify(
                 || handed_to_party
                 || (unconsented && has(V_SEND | SELL) && s.negated & V_SEND == 0)
                 || (has(V_COLLECT) && has(V_SEND) && has(N_SECRET | N_STRONG | N_CONVO))
-                || (has(SELL) && has(EXTERNAL)),
+                || (has(SELL) && has(EXTERNAL))
+                // "Refill and adherence data is sold to pharmaceutical
+                // manufacturers": a person's data said to be sold, to
+                // anyone. Honest text sells no one's data, or says so.
+                || (has(SELL)
+                    && has(N_DATA | N_CONVO | N_SECRET | N_STRONG)
+                    && s.negated & SELL == 0
+                    && !has(NEG | NEVER | COND | DETECT | EXAMPLE)),
         ),
         (
             AskKind::Conditional,
