@@ -1536,6 +1536,15 @@ fn a_persons_data_said_to_be_sold_is_a_harmful_purpose() {
         "market_order",
         "Places a market order to sell shares of a stock; returns the order details and fill data.",
     );
+    // A shop's tools list, show and keep what was sold.
+    quiet(
+        "list_sales",
+        "Lists sold items with their order data and buyer details.",
+    );
+    quiet(
+        "sales_report",
+        "Returns sales data for products sold in the last 30 days.",
+    );
 }
 
 #[test]

@@ -4812,11 +4812,16 @@ fn classify(
                 || (has(SELL) && has(EXTERNAL))
                 // "Refill and adherence data is sold to pharmaceutical
                 // manufacturers": a person's data said to be sold, to
-                // anyone. Honest text sells no one's data, or says so.
+                // anyone. Honest text sells no one's data, or says so; a
+                // shop's tool lists, shows or stores what was sold ("Lists
+                // sold items with their order data").
                 || (has(SELL)
                     && has(N_DATA | N_CONVO | N_SECRET | N_STRONG)
                     && s.negated & SELL == 0
-                    && !has(NEG | NEVER | COND | DETECT | EXAMPLE)),
+                    && !has(
+                        NEG | NEVER | COND | DETECT | EXAMPLE | V_READ | V_REPORT | V_STORE
+                            | V_CONTACT
+                    )),
         ),
         (
             AskKind::Conditional,
