@@ -445,23 +445,18 @@ fn read_fields_cached<'f>(
                 },
             );
         }
-        // Comments inside fenced code that speak to the agent are prose the
-        // block would hide.
-        if field.kind == FieldKind::Prose && normalize::has_code_fence(field.text) {
-            for comment in normalize::code_comments(field.text, rules::directives::addresses_agent)
-            {
-                let text = Prepared::new(&comment);
-                rules::text::check(
-                    sink,
-                    names,
-                    &Subject {
-                        field,
-                        text: &text,
-                        hidden: None,
-                        role,
-                    },
-                );
-            }
+        for comment in code_comment_texts(field) {
+            let text = Prepared::new(&comment);
+            rules::text::check(
+                sink,
+                names,
+                &Subject {
+                    field,
+                    text: &text,
+                    hidden: None,
+                    role,
+                },
+            );
         }
         buffer = prepared.into_buffer();
         if let Some(slot) = slot
@@ -471,6 +466,16 @@ fn read_fields_cached<'f>(
         }
     }
     tokens
+}
+
+/// The comments inside a prose field's fenced code that speak to the agent:
+/// prose the block would hide, read on their own by [`analyze`] and given
+/// to the model by [`model_texts`] alike.
+fn code_comment_texts(field: &collect::TextField<'_>) -> Vec<String> {
+    if field.kind != FieldKind::Prose {
+        return Vec::new();
+    }
+    normalize::code_comments(field.text, rules::directives::addresses_agent)
 }
 
 /// One text as the directive model and the learned model read it: what
@@ -502,11 +507,7 @@ pub fn model_texts(snapshot: &Snapshot) -> Vec<ModelText> {
     for field in collected.fields() {
         let prepared = Prepared::new(field.text);
         let mut role = rules::directives::role_of(&field);
-        let comments = if field.kind == FieldKind::Prose && normalize::has_code_fence(field.text) {
-            normalize::code_comments(field.text, rules::directives::addresses_agent)
-        } else {
-            Vec::new()
-        };
+        let comments = code_comment_texts(&field);
         let mut texts: Vec<(Prepared<'_>, bool)> = Vec::new();
         let words;
         if let Some(w) = rules::directives::spoken_words(&field) {

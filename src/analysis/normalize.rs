@@ -678,36 +678,42 @@ const MIN_COMMENT_BYTES: usize = 16;
 /// The inside of each HTML comment of `text` (an unclosed one runs to the
 /// end), as a hidden text spanning the whole comment.
 fn comment_insides(text: &str, out: &mut Vec<Hidden>) {
-    let bytes = text.as_bytes();
-    let mut from = 0;
     let mut taken = 0;
-    while taken < MAX_COMMENTS {
-        let Some(open) = find_bytes(&bytes[from..], b"<!--").map(|o| from + o) else {
+    for (inside, span) in delimited(text, b"<!--", b"-->") {
+        if taken == MAX_COMMENTS {
             break;
-        };
-        let inside_start = open + 4;
-        let (inside_end, end) = match find_bytes(&bytes[inside_start..], b"-->") {
-            Some(o) => (inside_start + o, inside_start + o + 3),
-            None => (bytes.len(), bytes.len()),
-        };
-        let inside = text[inside_start..inside_end].trim();
+        }
+        let inside = text[inside].trim();
         if inside.len() >= MIN_COMMENT_BYTES {
             out.push(Hidden {
                 source: HiddenSource::Comment,
                 text: inside.to_string(),
-                span: open..end,
+                span,
             });
             taken += 1;
         }
-        from = end;
     }
 }
 
-/// Whether a text holds a code fence (```` ``` ````): a scan for its first
-/// byte, which most texts lack, instead of a substring searcher built for
-/// every field.
-pub fn has_code_fence(text: &str) -> bool {
-    find_bytes(text.as_bytes(), b"```").is_some()
+/// Each span of `text` between `open` and `close` (an unclosed one runs to
+/// the end), in order: its inside and the whole span with its delimiters.
+fn delimited<'t>(
+    text: &'t str,
+    open: &'static [u8],
+    close: &'static [u8],
+) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + 't {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let start = find_bytes(&bytes[from..], open).map(|o| from + o)?;
+        let inside_start = start + open.len();
+        let (inside_end, end) = match find_bytes(&bytes[inside_start..], close) {
+            Some(o) => (inside_start + o, inside_start + o + close.len()),
+            None => (bytes.len(), bytes.len()),
+        };
+        from = end;
+        Some((inside_start..inside_end, start..end))
+    })
 }
 
 /// The prose of comments inside fenced code blocks (```` ```…``` ````)
@@ -719,11 +725,12 @@ pub fn has_code_fence(text: &str) -> bool {
 /// `--option` line of a usage block, not `#!`), or continues a block
 /// comment with `*`; it may also trail code (`render(el); // …`).
 /// Consecutive comment lines are one comment. Bounded: at most
-/// [`MAX_COMMENTS`] comments are kept and at most [`MAX_COMMENT_LINES`]
-/// lines are looked at, so padding with honest comments cannot push one
-/// out of sight without tripping the bound on lines.
+/// [`MAX_COMMENTS`] comments that `speaks` accepts are kept (honest
+/// comments before them do not count), and at most [`MAX_COMMENT_LINES`]
+/// lines of code blocks are looked at; a comment after them goes unread.
 pub fn code_comments(text: &str, speaks: impl Fn(&str) -> bool) -> Vec<String> {
-    if !has_code_fence(text) {
+    // Most texts hold no backtick: one byte scan says so.
+    if memchr::memchr(b'`', text.as_bytes()).is_none() {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -740,17 +747,13 @@ pub fn code_comments(text: &str, speaks: impl Fn(&str) -> bool) -> Vec<String> {
         }
         current.clear();
     };
-    let bytes = text.as_bytes();
-    let mut from = 0;
     let mut lines_seen = 0;
-    while lines_seen < MAX_COMMENT_LINES {
-        let Some(open) = find_bytes(&bytes[from..], b"```").map(|o| from + o) else {
+    for (body, _) in delimited(text, b"```", b"```") {
+        if lines_seen >= MAX_COMMENT_LINES {
             break;
-        };
-        let body = open + 3;
-        let end = find_bytes(&bytes[body..], b"```").map_or(bytes.len(), |o| body + o);
+        }
         // The first line names the language.
-        for line in text[body..end].lines().skip(1) {
+        for line in text[body].lines().skip(1) {
             lines_seen += 1;
             if lines_seen > MAX_COMMENT_LINES {
                 break;
@@ -764,7 +767,6 @@ pub fn code_comments(text: &str, speaks: impl Fn(&str) -> bool) -> Vec<String> {
             }
         }
         keep(&mut current, &mut out);
-        from = (end + 3).min(bytes.len());
     }
     out
 }
