@@ -461,8 +461,14 @@ const ENGLISH: &[(Cues, &str)] = &[
         "payment+card card+details saved+card saved+cards card+reader bank+pin master+password online-banking bank+login banking+login bank+credentials banking+credentials",
     ),
     (N_LOCAL, "browser+profile saved+passwords"),
-    (V_ALTER | BASE, "double triple halve"),
-    (V_ALTER, "doubles doubled triples tripled halves halved"),
+    (
+        V_ALTER | BASE,
+        "double triple halve deduct subtract skim overcharge",
+    ),
+    (
+        V_ALTER,
+        "doubles doubled triples tripled halves halved deducts deducted subtracts skims skimmed overcharges overcharged",
+    ),
     (
         V_SEND,
         "publishes published routes syndicates ships+them+to ships+it+to ship+them+to ship+it+to shipped+off+to reports+to logged+to passed+on+to passed+to passes+on+to handed+to handed+over+to hands+over+to",
@@ -569,7 +575,7 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         V_ALTER | BASE,
-        "cambia cambie añade añada agrega agregue reemplaza reemplace altera altere adiciona adicione substitui aggiungi sostituisci modifica súmale súmele",
+        "cambia cambie añade añada agrega agregue reemplaza reemplace altera altere adiciona adicione substitui aggiungi sostituisci modifica súmale súmele sume reste descuenta descuente",
     ),
     (
         V_IGNORE | BASE,
@@ -780,6 +786,13 @@ const OTHERS: &[(Cues, &str)] = &[
     (V_REPORT | BASE, "gib zeige zeig anzeigen berichte"),
     (OMIT, "weg weglassen auslassen"),
     (V_TELL | BASE | DISCLOSE, "erwähne erwähnen mitteilen"),
+    // Infinitives and participles of telling (de, fr, es, pt, it): what a
+    // dispensation ("nicht informiert", "inutile de prévenir", "no hace
+    // falta avisar") dispenses with.
+    (
+        V_TELL,
+        "informieren informiert benachrichtigen benachrichtigt hingewiesen mitgeteilt erwähnt prévenir prévenu prévenue prévenus informer informé informée informés signaler signalé mentionner mentionné avertir averti avisar avisarle avisarles informarle informarles avisado avisada informar notificar notificado notificada mencionado avvisare avvisato informare informato notificare notificato menzionare menzionato segnalare segnalato",
+    ),
     (SOLICIT, "erfragen abfragen verlangen anfordern"),
     (MENTION, "erwähnt fragt spricht erwähnen"),
     (
@@ -1041,9 +1054,13 @@ const STEMS: &[(Cues, &str)] = &[
     ),
     (V_READ | BASE, "прочита* прочти* открой* собери* извлеки*"),
     (V_TELL | BASE, "скажи* сообщи* ответь* предупреди* напиши*"),
+    (V_TELL, "сообща* уведомля* уведоми* информирова*"),
     (V_HIDE | BASE, "скрой* скрыва* умолчи* утаи*"),
     (V_DISABLE | BASE, "отключ* выключ* пропуст* обойди*"),
-    (V_ALTER | BASE, "измени* замени* подмени*"),
+    (
+        V_ALTER | BASE,
+        "измени* замени* подмени* прибавля* прибавь* вычита* вычти*",
+    ),
     (V_IGNORE | BASE, "игнорир* забудь*"),
     (V_PREFER | BASE, "используй* выбирай* выбери* предпочита*"),
     (
@@ -1065,7 +1082,10 @@ const STEMS: &[(Cues, &str)] = &[
     (V_SEND | BASE, "전송* 보내* 보내세요 첨부* 업로드* 전달*"),
     (V_SEND, "동기화* 복제*"),
     (V_RUN | BASE, "실행*"),
-    (V_TELL | BASE, "말하* 알리* 안내* 전하*"),
+    (
+        V_TELL | BASE,
+        "말하* 알리* 안내* 전하* 설명하* 설명해* 설명할* 설명드*",
+    ),
     (V_HIDE | BASE, "숨기* 숨겨* 비밀*"),
     (V_DISABLE | BASE, "비활성화* 끄* 건너뛰*"),
     (V_IGNORE | BASE, "무시*"),
@@ -1350,7 +1370,7 @@ const UNSPACED: &[(Cues, &str)] = &[
     ),
     (
         V_TELL | BASE,
-        "告诉 告訴 告知 通知 回答 回复 回覆 伝え 伝えて 答え 知らせ",
+        "告诉 告訴 告知 通知 回答 回复 回覆 伝え 伝えて 答え 知らせ 説明する 説明し",
     ),
     (
         V_HIDE | BASE,
