@@ -36,6 +36,10 @@ fn main() {
         println!("  negated  {:?}", lexicon::names(s.negated));
         println!("  marks    {:?}", s.marks);
         println!("  protective {}", s.protective());
+        println!(
+            "  withheld {} dispensed {}",
+            s.negated_disclosure, s.dispensed_disclosure
+        );
     }
     let contract = Contract::of_name(&name);
     let asks = directive::asks(&reading, &contract);

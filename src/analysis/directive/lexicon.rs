@@ -575,7 +575,7 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         V_ALTER | BASE,
-        "cambia cambie añade añada agrega agregue reemplaza reemplace altera altere adiciona adicione substitui aggiungi sostituisci modifica súmale súmele sume reste descuenta descuente",
+        "cambia cambie añade añada agrega agregue reemplaza reemplace altera altere adiciona adicione substitui aggiungi sostituisci modifica súmale súmele sume reste descuente aumente aumenti augmentez diminuez",
     ),
     (
         V_IGNORE | BASE,
@@ -786,13 +786,6 @@ const OTHERS: &[(Cues, &str)] = &[
     (V_REPORT | BASE, "gib zeige zeig anzeigen berichte"),
     (OMIT, "weg weglassen auslassen"),
     (V_TELL | BASE | DISCLOSE, "erwähne erwähnen mitteilen"),
-    // Infinitives and participles of telling (de, fr, es, pt, it): what a
-    // dispensation ("nicht informiert", "inutile de prévenir", "no hace
-    // falta avisar") dispenses with.
-    (
-        V_TELL,
-        "informieren informiert benachrichtigen benachrichtigt hingewiesen mitgeteilt erwähnt prévenir prévenu prévenue prévenus informer informé informée informés signaler signalé mentionner mentionné avertir averti avisar avisarle avisarles informarle informarles avisado avisada informar notificar notificado notificada mencionado avvisare avvisato informare informato notificare notificato menzionare menzionato segnalare segnalato",
-    ),
     (SOLICIT, "erfragen abfragen verlangen anfordern"),
     (MENTION, "erwähnt fragt spricht erwähnen"),
     (
@@ -1054,7 +1047,6 @@ const STEMS: &[(Cues, &str)] = &[
     ),
     (V_READ | BASE, "прочита* прочти* открой* собери* извлеки*"),
     (V_TELL | BASE, "скажи* сообщи* ответь* предупреди* напиши*"),
-    (V_TELL, "сообща* уведомля* уведоми* информирова*"),
     (V_HIDE | BASE, "скрой* скрыва* умолчи* утаи*"),
     (V_DISABLE | BASE, "отключ* выключ* пропуст* обойди*"),
     (
@@ -1082,10 +1074,7 @@ const STEMS: &[(Cues, &str)] = &[
     (V_SEND | BASE, "전송* 보내* 보내세요 첨부* 업로드* 전달*"),
     (V_SEND, "동기화* 복제*"),
     (V_RUN | BASE, "실행*"),
-    (
-        V_TELL | BASE,
-        "말하* 알리* 안내* 전하* 설명하* 설명해* 설명할* 설명드*",
-    ),
+    (V_TELL | BASE, "말하* 알리* 안내* 전하*"),
     (V_HIDE | BASE, "숨기* 숨겨* 비밀*"),
     (V_DISABLE | BASE, "비활성화* 끄* 건너뛰*"),
     (V_IGNORE | BASE, "무시*"),
@@ -1370,7 +1359,7 @@ const UNSPACED: &[(Cues, &str)] = &[
     ),
     (
         V_TELL | BASE,
-        "告诉 告訴 告知 通知 回答 回复 回覆 伝え 伝えて 答え 知らせ 説明する 説明し",
+        "告诉 告訴 告知 通知 回答 回复 回覆 伝え 伝えて 答え 知らせ",
     ),
     (
         V_HIDE | BASE,
