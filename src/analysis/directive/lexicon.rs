@@ -463,11 +463,11 @@ const ENGLISH: &[(Cues, &str)] = &[
     (N_LOCAL, "browser+profile saved+passwords"),
     (
         V_ALTER | BASE,
-        "double triple halve deduct subtract skim overcharge",
+        "double triple halve deduct subtract overcharge",
     ),
     (
         V_ALTER,
-        "doubles doubled triples tripled halves halved deducts deducted subtracts skims skimmed overcharges overcharged",
+        "doubles doubled triples tripled halves halved deducts deducted subtracts overcharges overcharged",
     ),
     (
         V_SEND,
@@ -575,7 +575,7 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         V_ALTER | BASE,
-        "cambia cambie añade añada agrega agregue reemplaza reemplace altera altere adiciona adicione substitui aggiungi sostituisci modifica súmale súmele sume reste descuente aumente aumenti augmentez diminuez",
+        "cambia cambie añade añada agrega agregue reemplaza reemplace altera altere adiciona adicione substitui aggiungi sostituisci modifica súmale súmele sume descuente aumente augmentez diminuez",
     ),
     (
         V_IGNORE | BASE,

@@ -2703,10 +2703,12 @@ fn sentence_cues(
     }
     // "No need to tell the user", "Сообщать пользователю не нужно",
     // "ユーザーに説明する必要はありません", "无需告知用户": a disclosure
-    // dispensed with. Only a sentence with a verb of disclosure or a
-    // negation, or one outside ASCII (where the verbs are read by
-    // `telling_form`), is looked at.
+    // dispensed with. It matters only where the user is named (see
+    // `hidden_change`): only a sentence that names the user and has a verb
+    // of disclosure or a negation, or is outside ASCII (where the verbs are
+    // read by `telling_form`), is looked at.
     if !s.negated_disclosure
+        && s.cues & USER != 0
         && (s.cues & (DISCLOSE | NEG) != 0 || !raw.is_ascii())
         && dispensed_disclosure(raw, tokens, &cues_of, &text)
     {
@@ -3447,7 +3449,13 @@ fn dispensed_disclosure<'t>(
             raw.match_indices(marker).any(|(at, _)| {
                 let rest = &raw[at + marker.len()..];
                 let rest = rest.strip_prefix(['再', '向', '对', '跟']).unwrap_or(rest);
-                CHINESE_TELLING.iter().any(|v| rest.starts_with(v))
+                CHINESE_TELLING.iter().any(|v| {
+                    rest.strip_prefix(v).is_some_and(|told| {
+                        told.trim_end_matches(['。', '，', '；', '！', '.', ' '])
+                            .len()
+                            <= 12
+                    })
+                })
             })
         });
         let japanese = JAPANESE_DISPENSATIONS.iter().any(|marker| {
@@ -3487,8 +3495,13 @@ fn dispensed_disclosure<'t>(
             }
         };
         let after = k + len..(k + len + 4).min(n);
+        // What goes untold is the change itself, or its receiver: a few
+        // words at most ("tell the customer about it"). A detail named
+        // instead ("the VAT rule number", "the formula to the user") is
+        // honest economy.
         if let Some(j) = after.into_iter().find(|&j| verb(j))
             && discloses(j)
+            && n - j <= 5
         {
             return true;
         }

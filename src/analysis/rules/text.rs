@@ -294,13 +294,6 @@ pub fn check(sink: &mut Sink<'_>, names: &Names, subject: &Subject<'_, '_>) {
         m.hits
             .retain(|&(_, a, b)| !mentioned.iter().any(|q| q.start <= a && b <= q.end));
     }
-    // A detector listing the attacks it looks for ("It looks for text that
-    // tries to give an AI new orders: … and instructions to keep something
-    // from the user") mentions them, however its sentences open.
-    if !m.hits.is_empty() && describes_a_detector(plain) {
-        m.hits
-            .retain(|&(_, a, _)| !listed_as_detected(plain, &reading, a));
-    }
     single_phrases(sink, subject, &m);
     prerequisites_and_ordering(sink, names, subject, &m);
     preference(sink, names, subject, &m);
@@ -317,65 +310,6 @@ pub fn check(sink: &mut Sink<'_>, names: &Names, subject: &Subject<'_, '_>) {
     extra_rules(sink, subject);
     let contract = super::directives::contract_for(names, subject.field);
     super::directives::check(sink, subject, &reading, &contract);
-}
-
-/// Whether a text describes a detector of attacks on agents: a verb of
-/// looking for something and a name of the attack.
-fn describes_a_detector(plain: &str) -> bool {
-    const ATTACKS: &[&str] = &[
-        "prompt-injection",
-        "prompt injection",
-        "poisoning",
-        "poisoned",
-        "jailbreak",
-        "hidden instructions",
-        "suspicious",
-        "malicious",
-    ];
-    const LOOKS: &[&str] = &[
-        "detect",
-        "flags",
-        "looks for",
-        "checks",
-        "scans",
-        "scan ",
-        "inspect",
-        "reviews",
-        "audit",
-        "classif",
-        "scores",
-    ];
-    ATTACKS.iter().any(|w| plain.contains(w)) && LOOKS.iter().any(|w| plain.contains(w))
-}
-
-/// Whether the phrase at `at` is an item in a detector's list: its sentence
-/// introduces it as something found ("instructions to", "text that",
-/// "descriptions that tell", "requests to", "claims that", "such as").
-fn listed_as_detected(
-    plain: &str,
-    reading: &crate::analysis::directive::Reading,
-    at: usize,
-) -> bool {
-    const INTRODUCERS: &[&str] = &[
-        "instructions to",
-        "instructions that",
-        "requests to",
-        "text that",
-        "text telling",
-        "descriptions that",
-        "claims that",
-        "orders:",
-        "such as",
-        "things like",
-        "for example",
-        "include:",
-    ];
-    reading
-        .sentences
-        .iter()
-        .find(|s| s.range.start <= at && at < s.range.end)
-        .and_then(|s| plain.get(s.range.start..at))
-        .is_some_and(|before| INTRODUCERS.iter().any(|w| before.contains(w)))
 }
 
 /// Phrases that are findings on their own.
