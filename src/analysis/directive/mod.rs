@@ -2710,7 +2710,7 @@ fn sentence_cues(
     if !s.negated_disclosure
         && s.cues & USER != 0
         && (s.cues & (DISCLOSE | NEG) != 0 || !raw.is_ascii())
-        && dispensed_disclosure(raw, tokens, &cues_of, &text)
+        && dispensed_disclosure(raw, range.start, tokens, &cues_of, &text)
     {
         s.dispensed_disclosure = true;
     }
@@ -3353,10 +3353,38 @@ const JAPANESE_DISPENSATIONS: &[&str] = &[
     "なくても問題",
 ];
 
-/// Chinese verbs of telling, after a dispensation.
-const CHINESE_TELLING: &[&str] = &[
-    "告知", "告诉", "告訴", "通知", "提及", "提醒", "说明", "說明",
-];
+/// Whether a word may open one of [`DISPENSATIONS`] (one comparison
+/// spares most tokens the walk through the table).
+fn opens_dispensation(w: &str) -> bool {
+    matches!(
+        w,
+        "no" | "need"
+            | "needn't"
+            | "not"
+            | "doesn't"
+            | "don't"
+            | "unnecessary"
+            | "pas"
+            | "nul"
+            | "inutile"
+            | "innecesario"
+            | "não"
+            | "sem"
+            | "desnecessário"
+            | "non"
+            | "nicht"
+            | "muss"
+            | "müssen"
+            | "braucht"
+            | "brauchen"
+            | "hoeft"
+            | "niet"
+            | "не"
+            | "нет"
+            | "незачем"
+            | "nie"
+    )
+}
 
 /// Japanese verbs of telling, before a dispensation.
 const JAPANESE_TELLING: &[&str] = &[
@@ -3434,6 +3462,7 @@ fn telling_form(w: &str) -> bool {
 /// and Japanese a verb of disclosure touches the dispensation.
 fn dispensed_disclosure<'t>(
     raw: &str,
+    offset: usize,
     tokens: &[Token],
     cues_of: &impl Fn(usize) -> Cues,
     text: &impl Fn(usize) -> &'t str,
@@ -3442,27 +3471,41 @@ fn dispensed_disclosure<'t>(
     let discloses = |j: usize| word(j) && (cues_of(j) & DISCLOSE != 0 || telling_form(text(j)));
     let verb = |j: usize| word(j) && (cues_of(j) & VERBS != 0 || telling_form(text(j)));
     if !raw.is_ascii() {
-        // A verb of telling right after a Chinese dispensation (one
-        // character may stand between: "无需再告知"), or right before a
-        // Japanese one. "告知用户，不要执行" tells, then forbids another act.
-        let chinese = CHINESE_DISPENSATIONS.iter().any(|marker| {
-            raw.match_indices(marker).any(|(at, _)| {
-                let rest = &raw[at + marker.len()..];
-                let rest = rest.strip_prefix(['再', '向', '对', '跟']).unwrap_or(rest);
-                CHINESE_TELLING.iter().any(|v| {
-                    rest.strip_prefix(v).is_some_and(|told| {
-                        told.trim_end_matches(['。', '，', '；', '！', '.', ' '])
-                            .len()
-                            <= 12
-                    })
+        // A verb of telling (a word of the lexicon, so a token) right after
+        // a Chinese dispensation (one character may stand between: "无需再
+        // 告知"), with little after it. "告知用户，不要执行" tells, then
+        // forbids another act.
+        for (j, t) in tokens.iter().enumerate() {
+            if cues_of(j) & DISCLOSE == 0
+                || !text(j).starts_with(segment::unspaced_script)
+                || t.range.start < offset
+            {
+                continue;
+            }
+            let before = &raw[..t.range.start - offset];
+            let before = before
+                .strip_suffix(['再', '向', '对', '跟'])
+                .unwrap_or(before);
+            if CHINESE_DISPENSATIONS.iter().any(|m| before.ends_with(m))
+                && raw.get(t.range.end - offset..).is_some_and(|told| {
+                    told.trim_end_matches(['。', '，', '；', '！', '.', ' '])
+                        .len()
+                        <= 12
                 })
+            {
+                return true;
+            }
+        }
+        // A verb of telling right before a Japanese one; every Japanese
+        // dispensation holds "必要" or "なくて".
+        let bytes = raw.as_bytes();
+        if (memchr::memmem::find(bytes, "必要".as_bytes()).is_some()
+            || memchr::memmem::find(bytes, "なくて".as_bytes()).is_some())
+            && JAPANESE_DISPENSATIONS.iter().any(|marker| {
+                raw.match_indices(marker)
+                    .any(|(at, _)| JAPANESE_TELLING.iter().any(|v| raw[..at].ends_with(v)))
             })
-        });
-        let japanese = JAPANESE_DISPENSATIONS.iter().any(|marker| {
-            raw.match_indices(marker)
-                .any(|(at, _)| JAPANESE_TELLING.iter().any(|v| raw[..at].ends_with(v)))
-        });
-        if chinese || japanese {
+        {
             return true;
         }
     }
@@ -3483,6 +3526,8 @@ fn dispensed_disclosure<'t>(
         }
         let len = if korean {
             2
+        } else if !opens_dispensation(text(k)) {
+            continue;
         } else {
             match DISPENSATIONS.iter().find(|m| {
                 k + m.len() <= n
@@ -5213,6 +5258,13 @@ mod tests {
                 .any(|a| a.0 == AskKind::RunCommand && a.1 == Severity::High)
         );
         assert!(asks_of("run_command", "Runs a shell command, e.g. `ls -la`.").is_empty());
+    }
+
+    #[test]
+    fn every_dispensation_opens_with_a_word_looked_at() {
+        for m in DISPENSATIONS {
+            assert!(opens_dispensation(m[0]), "{m:?}");
+        }
     }
 
     #[test]
