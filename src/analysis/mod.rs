@@ -405,58 +405,32 @@ fn read_fields_cached<'f>(
         // are made of (`ignore_previous_instructions`); URIs are identifiers
         // that the hidden-content and name rules cover.
         let role = rules::directives::role_of(field);
+        // Every reading of the field goes through the same prose rules.
+        let mut read = |text: &Prepared, hidden: Option<&normalize::Hidden>, role| {
+            rules::text::check(
+                sink,
+                names,
+                &Subject {
+                    field,
+                    text,
+                    hidden,
+                    role,
+                },
+            );
+        };
         // A name, a key, or a value that is one identifier (an enum value, a
         // default: `auto_approve_all_gates`) is read as the words it is
         // made of; other prose as it stands.
         if let Some(words) = rules::directives::spoken_words(field) {
-            let spoken = Prepared::new(&words);
-            rules::text::check(
-                sink,
-                names,
-                &Subject {
-                    field,
-                    text: &spoken,
-                    hidden: None,
-                    role: directive::Role::Name,
-                },
-            );
+            read(&Prepared::new(&words), None, directive::Role::Name);
         } else if field.kind == FieldKind::Prose && prepared.plain.len() >= MIN_PROSE_BYTES {
-            rules::text::check(
-                sink,
-                names,
-                &Subject {
-                    field,
-                    text: &prepared,
-                    hidden: None,
-                    role,
-                },
-            );
+            read(&prepared, None, role);
         }
         for h in &hidden {
-            let decoded = Prepared::new(&h.text);
-            rules::text::check(
-                sink,
-                names,
-                &Subject {
-                    field,
-                    text: &decoded,
-                    hidden: Some(h),
-                    role,
-                },
-            );
+            read(&Prepared::new(&h.text), Some(h), role);
         }
         for comment in code_comment_texts(field) {
-            let text = Prepared::new(&comment);
-            rules::text::check(
-                sink,
-                names,
-                &Subject {
-                    field,
-                    text: &text,
-                    hidden: None,
-                    role,
-                },
-            );
+            read(&Prepared::new(&comment), None, role);
         }
         buffer = prepared.into_buffer();
         if let Some(slot) = slot
