@@ -85,6 +85,7 @@ fn main() -> anyhow::Result<()> {
                     text: &p,
                     hidden: None,
                     role: rules::directives::role_of(f),
+                    listed: None,
                 };
                 rules::text::check(&mut sink, &names, &subject);
             }

@@ -41,6 +41,9 @@ fn main() {
             s.negated_disclosure, s.dispensed_disclosure
         );
     }
+    for r in reading.detection_list_items(&prepared.plain) {
+        println!("LISTED «{}»", &prepared.plain[r]);
+    }
     let contract = Contract::of_name(&name);
     let asks = directive::asks(&reading, &contract);
     for a in &asks {

@@ -415,6 +415,7 @@ fn read_fields_cached<'f>(
                     text,
                     hidden,
                     role,
+                    listed: None,
                 },
             );
         };

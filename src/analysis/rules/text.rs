@@ -34,6 +34,20 @@ pub struct Subject<'a, 'b> {
     /// What part of the capability the text is (a name read as words, a
     /// parameter's description, …).
     pub role: crate::analysis::directive::Role,
+    /// Where `text` lists what a detector looks for: a finding inside an
+    /// item is reported at medium at most. Set by [`check`]; `None` where a
+    /// subject is made.
+    pub listed: Option<&'a DetectorList<'a>>,
+}
+
+/// A text's reading, and the items of a detector's list in it
+/// ([`crate::analysis::directive::Reading::detection_list_items`]), read
+/// only when a finding above medium is about to be reported: most texts
+/// report none.
+pub struct DetectorList<'a> {
+    reading: &'a crate::analysis::directive::Reading,
+    plain: &'a str,
+    items: std::cell::OnceCell<Vec<Range<usize>>>,
 }
 
 impl Subject<'_, '_> {
@@ -62,8 +76,25 @@ impl Subject<'_, '_> {
         range: Range<usize>,
         message: &str,
     ) {
+        // A phrase in a detector's list of what it looks for is mentioned:
+        // the reviewer still sees it, at medium.
+        // The learned model keeps its own reading of a detector's list
+        // (`Reading::lists_detections`).
+        let listed = severity > Severity::Medium
+            && rule != ids::LRN_DIRECTIVE
+            && self.listed.is_some_and(|list| {
+                list.items
+                    .get_or_init(|| list.reading.detection_list_items(list.plain))
+                    .iter()
+                    .any(|l| l.start <= range.start && range.end <= l.end)
+            });
+        let severity = if listed { Severity::Medium } else { severity };
         sink.add_with(rule, severity, self.field.target, self.field.field, || {
-            (self.message(message), self.evidence(range))
+            let mut message = self.message(message);
+            if listed {
+                message.push_str(" (in a detector's list of what it looks for)");
+            }
+            (message, self.evidence(range))
         });
     }
 }
@@ -287,6 +318,19 @@ pub fn check(sink: &mut Sink<'_>, names: &Names, subject: &Subject<'_, '_>) {
         m.add_ingredients(plain);
     }
     let reading = crate::analysis::directive::read(plain, |i| subject.text.upper_at(i), names);
+    // A detector's list of what it looks for, in text a reader sees.
+    // (A parameter is no place for one.)
+    let list = DetectorList {
+        reading: &reading,
+        plain,
+        items: std::cell::OnceCell::new(),
+    };
+    let subject = &Subject {
+        listed: (subject.hidden.is_none()
+            && subject.role == crate::analysis::directive::Role::Description)
+            .then_some(&list),
+        ..*subject
+    };
     // A phrase quoted as an example of what a detector flags ("detects
     // injections such as 'ignore previous instructions'") is mentioned, not used.
     let mentioned = reading.mentioned_quotes();
