@@ -2207,15 +2207,37 @@ fn without_asking_unspaced(raw: &str) -> bool {
         "없습니다",
     ];
     const REACH: usize = 36;
-    WITHOUT.iter().any(|w| {
-        raw.match_indices(w).any(|(at, _)| {
-            let before = tail(&raw[..at], REACH);
-            let after = head(&raw[at + w.len()..], REACH);
-            !FORBIDDEN
-                .iter()
-                .any(|f| before.contains(f) || after.contains(f))
-        })
-    })
+    let allowed = |at: usize, len: usize| {
+        let before = tail(&raw[..at], REACH);
+        let after = head(&raw[at + len..], REACH);
+        !FORBIDDEN
+            .iter()
+            .any(|f| before.contains(f) || after.contains(f))
+    };
+    WITHOUT
+        .iter()
+        .any(|w| raw.match_indices(w).any(|(at, _)| allowed(at, w.len())))
+        || raw
+            .match_indices("없이")
+            .any(|(at, w)| korean_safeguard_before(&raw[..at]) && allowed(at, w.len()))
+}
+
+/// Whether the words before a Korean "없이" (without) name a safeguard:
+/// "승인 절차 없이", "관리자 검토 없이", "본인 인증없이". "확인과 상관없이"
+/// (whatever the confirmation) names none.
+fn korean_safeguard_before(before: &str) -> bool {
+    const SAFEGUARDS: &[&str] = &[
+        "확인", "승인", "동의", "허락", "허가", "검토", "인증", "결재",
+    ];
+    const STEPS: &[&str] = &["절차", "과정", "단계", "요청"];
+    // The word joined to "없이" ("인증없이") or the one before a space.
+    let mut words = before.split_whitespace().rev();
+    let Some(last) = words.next() else {
+        return false;
+    };
+    let is_safeguard = |w: &str| SAFEGUARDS.iter().any(|g| w.starts_with(g));
+    is_safeguard(last)
+        || (STEPS.iter().any(|st| last.starts_with(st)) && words.next().is_some_and(is_safeguard))
 }
 
 /// The last `n` bytes of `s`, or a few more up to a character boundary.
