@@ -1249,27 +1249,6 @@ impl Reading {
     }
 }
 
-/// Whether a sentence outside the alphabet multiplies a value: Korean
-/// "곱해" or a count of "배" (times: "두 배", "3배"), "倍" in Japanese and
-/// Chinese, Russian "умнож…", "удво…", "утро…", "вдвое", "втрое".
-fn multiplies_unspaced(raw: &str) -> bool {
-    if raw.contains('倍')
-        || raw.contains("곱")
-        || ["умнож", "удво", "утро", "вдвое", "втрое"]
-            .iter()
-            .any(|w| raw.contains(w))
-    {
-        return true;
-    }
-    raw.match_indices('배').any(|(at, _)| {
-        let before = raw[..at].trim_end();
-        before.ends_with(|c: char| c.is_ascii_digit())
-            || ["두", "세", "네", "다섯", "열"]
-                .iter()
-                .any(|n| before.ends_with(n))
-    })
-}
-
 /// Verbs of looking for something that the lexicon gives no detection cue
 /// (they are as often said of an ordinary check): a detector's list opens
 /// with one of these or a word with [`DETECT`].
@@ -3536,17 +3515,6 @@ fn sentence_cues(
             && s.cues & (V_SEND | V_PUT | V_ALTER | V_CALL | V_RUN | MONEY | DESTRUCTIVE) != 0
             && s.cues & USER != 0
             && overrides_choice_unspaced(raw));
-    // Outside the alphabet, a value scaled is told by a multiplier, not by
-    // a verb the word marks know: "두 배를 제출", "3을 곱해서", "2倍にして",
-    // "умножь на три". Only a sentence with a verb of change or sending
-    // is looked at.
-    if !m.scales_value
-        && !raw.is_ascii()
-        && s.cues & (V_SEND | V_PUT | V_ALTER) != 0
-        && multiplies_unspaced(raw)
-    {
-        m.scales_value = true;
-    }
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
         first_byte_in(k, b"dfcsr")
@@ -5654,19 +5622,14 @@ fn classify(
     // An amount changed ("deduct 7 %", "add 3 € to each total"): honest
     // text that spares the user a notice is about a status or an address
     // the user hears of some other way ("they get an e-mail automatically").
-    // A value scaled counts as well ("submit twice the distance the user
-    // entered"; "사용자가 입력한 값에 3을 곱해서 전송하세요").
     let changes = |p: &SentenceCues| {
         p.directed & (V_ALTER | V_PUT | V_SEND) != 0
-            && (p.marks.percent || p.cues & MONEY != 0 || p.marks.scales_value)
+            && (p.marks.percent || p.cues & MONEY != 0)
             && p.cues & (COND | AUTO) == 0
     };
-    // The user named here, or in the sentence whose change goes untold
-    // ("…, 알리지 않아도 됩니다": no need to let them know).
-    let changed_for_user = |p: &SentenceCues| changes(p) && p.cues & USER != 0;
     let hidden_change = (s.negated_disclosure || s.dispensed_disclosure)
-        && ((has(USER) && (changes(s) || prev.is_some_and(changes)))
-            || (!has(AGENT | PARTY | EXTERNAL) && prev.is_some_and(changed_for_user)))
+        && has(USER)
+        && (changes(s) || prev.is_some_and(changes))
         && !has(COND | AUTO | DETECT | N_SECRET | N_STRONG | EXAMPLE);
     if hidden_change {
         push(
