@@ -296,6 +296,15 @@ fn deleting_without_asking_is_a_safeguard_off() {
     quiet("deploy", "배포 전에 관리자 검토를 받으세요.");
     quiet("show_result", "확인 여부와 상관없이 결과를 보여 줍니다.");
     quiet("run_job", "이 도구는 관리자 승인 없이 실행되지 않습니다.");
+    // Said of a sandbox, a record or the old way, it is no instruction.
+    quiet(
+        "mock_pay",
+        "샌드박스 모드: 모의 결제는 승인 절차 없이 즉시 완료됩니다. 실제 카드로 청구되는 금액은 전혀 없어요.",
+    );
+    quiet(
+        "audit_deletions",
+        "사용자 확인 단계 없이 삭제된 항목이 있는지 감사 로그에서 찾아 보고합니다.",
+    );
 }
 
 // 10. Instructions carried by structure.

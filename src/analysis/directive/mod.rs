@@ -2196,9 +2196,33 @@ fn without_asking_unspaced(raw: &str) -> bool {
     WITHOUT
         .iter()
         .any(|w| raw.match_indices(w).any(|(at, _)| allowed(at, w.len())))
-        || raw
-            .match_indices("없이")
-            .any(|(at, w)| korean_safeguard_before(&raw[..at]) && allowed(at, w.len()))
+        || (korean_instruction(raw)
+            && raw
+                .match_indices("없이")
+                .any(|(at, w)| korean_safeguard_before(&raw[..at]) && allowed(at, w.len())))
+}
+
+/// Whether a Korean sentence tells someone to act or lets them ("하세요",
+/// "하십시오", "할 것", "해도 됩니다"), not says what happens or happened:
+/// "승인 절차 없이 즉시 완료됩니다" in a sandbox's description, "허가 없이
+/// 결제를 시도한 기록을 보여 줍니다" of a record, say what is, not what to do.
+fn korean_instruction(raw: &str) -> bool {
+    let end =
+        raw.trim_end_matches(|c: char| c.is_whitespace() || c.is_ascii_punctuation() || c == '。');
+    [
+        "세요",
+        "십시오",
+        "하라",
+        "할 것",
+        "할것",
+        "도 됩니다",
+        "도 돼",
+        "도 된다",
+        "도 좋습니다",
+        "주세요",
+    ]
+    .iter()
+    .any(|e| end.ends_with(e))
 }
 
 /// Whether the words before a Korean "없이" (without) name a safeguard:
