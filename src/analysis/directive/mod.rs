@@ -997,6 +997,8 @@ impl Reading {
     /// names its items after their content, where no word marks them.
     pub fn detection_list_items(&self, plain: &str) -> Vec<Range<usize>> {
         let mut out = Vec::new();
+        // Whether the first sentence names an attack, looked up once.
+        let mut first_names = None;
         let mut h = 0;
         while h < self.sentences.len() {
             let header = &self.sentences[h];
@@ -1006,10 +1008,10 @@ impl Reading {
             };
             // A detector says what it looks for up front: in its first
             // sentence or in the list's own.
-            let first = &self.sentences[0];
-            if !names_attacks(plain.get(first.range.clone()).unwrap_or(""))
-                && !names_attacks(plain.get(header.range.clone()).unwrap_or(""))
-            {
+            let first = *first_names.get_or_insert_with(|| {
+                names_attacks(plain.get(self.sentences[0].range.clone()).unwrap_or(""))
+            });
+            if !first && !names_attacks(plain.get(header.range.clone()).unwrap_or("")) {
                 continue;
             }
             // The header sentence: from its verb, past a few words naming
@@ -1100,11 +1102,7 @@ impl Reading {
         {
             return false;
         }
-        self.seg
-            .tokens
-            .get(k + 1)
-            .filter(|t| t.kind == TokKind::Word && !t.quoted)
-            .and_then(|t| plain.get(t.range.clone()))
+        self.word_text(plain, k + 1)
             .is_some_and(|w| MENTION_MARKERS.contains(&w))
     }
 
@@ -1207,10 +1205,9 @@ impl Reading {
                     .get(k)
                     .is_some_and(|c| c & BASE != 0 && c & VERBS != 0)
         });
-        let obeyed = OBEYED.iter().any(|w| {
-            text.split(|c: char| !c.is_alphanumeric())
-                .any(|word| word == *w)
-        });
+        let obeyed = text
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|word| OBEYED.contains(&word));
         // The tool itself ("this tool's calls"): an honest list describes
         // other text.
         let itself = SELF_NAMES.iter().any(|w| text.contains(w));
@@ -1339,7 +1336,8 @@ const OBEYED: &[&str] = &[
 const LIST_INTRO: &[&str] = &["include", "includes", "including", "cover", "covers"];
 
 /// Nouns of text that open a mention ("instructions to", "text that"),
-/// in the spaced languages.
+/// in the spaced languages ("texte", "teksten" are read by their stems in
+/// [`MENTION_STEMS`]).
 const MENTION_NOUNS: &[&str] = &[
     "text",
     "texts",
@@ -1363,8 +1361,6 @@ const MENTION_NOUNS: &[&str] = &[
     "passages",
     "wording",
     "comments",
-    "texte",
-    "textes",
     "demandes",
     "consignes",
     "requêtes",
@@ -1390,7 +1386,6 @@ const MENTION_NOUNS: &[&str] = &[
     "descrizioni",
     "frasi",
     "messaggi",
-    "teksten",
     "instructies",
     "verzoeken",
     "beschrijvingen",
@@ -1491,7 +1486,7 @@ const MENTION_LEADS: &[&str] = &[
 /// an act ("the assistant does not", "the user sees").
 const FINITE_AUX: &[&str] = &[
     "does", "doesn't", "did", "is", "isn't", "was", "are", "will", "would", "can", "cannot",
-    "can't", "should", "may", "might", "gets", "has", "had", "sees", "hears", "receives", "gets",
+    "can't", "should", "may", "might", "gets", "has", "had", "sees", "hears", "receives",
 ];
 
 /// Whether a text names attacks on agents (prompt injection, poisoning,
