@@ -549,6 +549,7 @@ const OTHERS: &[(Cues, &str)] = &[
         V_SEND | BASE,
         "envía envia envíe enviar manda mande reenvía reenvia incluye incluya adjunta sube envie enviar inclua anexe invia inviare includi allega",
     ),
+    (V_PUT | BASE, "copien pegues pegue copiar"),
     (
         V_CONTACT | BASE,
         "visita visite accede acceda registra chama contatta",
@@ -693,6 +694,7 @@ const OTHERS: &[(Cues, &str)] = &[
         V_SEND | BASE,
         "envoie envoyez transmets transmettez transfère transférez incluez joignez téléverse",
     ),
+    (V_PUT | BASE, "copiez recopiez collez"),
     (
         V_CONTACT | BASE,
         "visite visitez contacte contactez enregistre",
@@ -1180,6 +1182,9 @@ const STEMS: &[(Cues, &str)] = &[
     ),
     // Selling personal data, and to whom: Russian and Korean stems.
     (SELL, "прода* 판매* 팔아*"),
+    // The seller is a party to a sale, not a sale of data ("판매자 정보",
+    // "данные продавца"): the longer stem wins and carries nothing.
+    (0, "продавц* продавец* 판매자* 판매처*"),
     (EXTERNAL, "рекламн* 광고*"),
     (EXTERNAL | PARTY, "рекламодател*"),
     (PARTY, "광고주* 데이터브로커*"),
@@ -1356,6 +1361,8 @@ const UNSPACED: &[(Cues, &str)] = &[
     ),
     // A copy that ends up elsewhere, told as a fact.
     (V_SEND, "同步到 同步至 同步给 复制到 複製され 同期され 抄送"),
+    // Putting a value somewhere by hand.
+    (V_PUT | BASE, "粘贴 粘貼 贴到 貼到 填入 貼り付け コピーして"),
     (
         V_READ | BASE,
         "读取 讀取 打开 打開 获取 獲取 收集 读出 読み取 読み込 収集 取得",

@@ -567,6 +567,10 @@ pub struct Marks {
     /// tool returns ("avalanche warnings are left out of the report"), with
     /// no option of the user's behind it (`omits_hazard`).
     pub omits_hazard: bool,
+    /// A warning tied to a threshold of a reading ("if the level is 35
+    /// ppm or higher, tell the user it is dangerous"): the only words of
+    /// harm are severities, none a falsehood about anyone.
+    pub hazard_warning: bool,
     /// A hazard given a reassuring label in quotes ("mismatches … come
     /// back as 'intact'", "违规项显示为“已满足”").
     pub relabels_hazard: bool,
@@ -3152,11 +3156,19 @@ fn sentence_cues(
         let words = tokens.iter().filter(|t| t.kind == TokKind::Word).count();
         commas >= 6 && commas * 3 >= words
     };
+    // Whether the last clause opened with a negation: a verb joined to it
+    // by "or" is denied with it ("do not round a low reading up or
+    // describe it as mild").
+    let mut denied_before = false;
+    // Only where nothing in the sentence is a secret or a destination: "do
+    // not round the reading up or transmit the token to <host>" is read as
+    // it was written to be caught.
+    let or_may_deny = s.cues & (N_SECRET | N_STRONG) == 0 && !(m.url || m.host || m.email || m.ip);
     // Directed verbs: imperatives and verbs after an obligation or address.
     for k in (0..tokens.len()).filter(|&k| unquoted(k)) {
         if tokens[k].clause_start && !(listy && k > 0 && after_comma(k)) {
             let mut j = k;
-            let mut negated = false;
+            let mut negated = denied_before && k > 0 && text(k - 1) == "or" && or_may_deny;
             while j < tokens.len() && j < k + 4 {
                 let c = cues_of(j);
                 if c & (NEG | NEVER) != 0 {
@@ -3170,11 +3182,24 @@ fn sentence_cues(
                             text(j),
                             "do" | "just" | "now" | "simply" | "then" | "also" | "and"
                         ))
+                    // A pronoun between a Romance negation and its verb
+                    // ("ne le transmettez pas", "no la copies", "non lo
+                    // inviare").
+                    || (negated && tokens[j].range.len() <= 4 && romance_clitic(text(j)))
                 {
                     j += 1;
                     continue;
                 }
                 break;
+            }
+            // "Ne la collez que dans …" (paste it only into …) restricts;
+            // it denies nothing.
+            if negated
+                && j < tokens.len()
+                && tokens.get(j + 1).is_some_and(|_| text(j + 1) == "que")
+                && (k..j).any(|n| text(n) == "ne")
+            {
+                negated = false;
             }
             if negated && j > k && j < tokens.len() && tokens[j].kind == TokKind::Word {
                 // "Do not categorise by hand", "never place fields manually".
@@ -3215,6 +3240,7 @@ fn sentence_cues(
                     s.directed |= verbs;
                 }
             }
+            denied_before = negated;
         }
         let c = cues_of(k);
         // Verb-final languages (Korean endings, runs of Chinese or Japanese):
@@ -3522,6 +3548,17 @@ fn sentence_cues(
         // keeps no one in control.
         s.cues &= !PROTECT;
     }
+    // Most sentences say nothing false or harmful of anyone: only then
+    // are the words read for what kind of harm they name.
+    m.hazard_warning = s.cues & FALSE != 0
+        && s.cues & COND != 0
+        && s.cues & (COMPETITOR | N_ALT) == 0
+        && (s.cues & COMPARE != 0 || m.number)
+        // The advice itself sends, fetches, switches off or asks for
+        // nothing ("… and advise them to download the fix from <host>").
+        && s.cues & (V_SEND | V_CONTACT | V_DISABLE | V_RUN | SOLICIT | PHISH | MONEY) == 0
+        && !(m.url || m.host || m.email || m.ip || m.code)
+        && (0..tokens.len()).all(|k| cues_of(k) & FALSE == 0 || roles_of(k) & wm::SEVERE != 0);
     // A quoted label is rare: only then are the words read for a hazard.
     m.relabels_hazard = m.quote && relabels_hazard(tokens, raw, &roles_of, &cues_of, &text);
     // A concession is rare: only then are the words after it read.
@@ -4349,6 +4386,37 @@ fn is_english_other(word: &str) -> bool {
 
 /// A negation that follows the verb it denies: German, Dutch, French
 /// ("nie" is left out: Polish puts it before the verb).
+/// An object pronoun that stands between a Romance negation and the verb
+/// it denies.
+fn romance_clitic(word: &str) -> bool {
+    matches!(
+        word,
+        "le" | "la"
+            | "les"
+            | "lui"
+            | "leur"
+            | "lo"
+            | "los"
+            | "las"
+            | "li"
+            | "gli"
+            | "se"
+            | "me"
+            | "te"
+            | "nous"
+            | "vous"
+            | "nos"
+            | "os"
+            | "y"
+            | "en"
+            | "o"
+            | "a"
+            | "as"
+            | "lhe"
+            | "lhes"
+    )
+}
+
 fn is_postverbal_negation(word: &str) -> bool {
     matches!(
         word,
@@ -5194,7 +5262,9 @@ fn classify(
             );
         }
     } else if tells_user {
-        let loaded = cq & (PROMO | FALSE | COMPETITOR | N_STRONG) != 0 || m.user_condition;
+        let loaded = cq & (PROMO | COMPETITOR | N_STRONG) != 0
+            || (cq & FALSE != 0 && !m.hazard_warning)
+            || m.user_condition;
         let severity = if loaded || (acts && covered_up) {
             Severity::High
         } else if m.quote && has(ALWAYS | MODAL) {
@@ -5354,8 +5424,20 @@ fn classify(
     // The same holds for a description of what the tool never does ("never
     // sends it to other tools").
     let ruled_out = s.negated | s.neg_opened;
-    let protective =
-        ruled_out & (V_SEND | V_PUT | V_TELL | V_READ) != 0 && ruled_out & (V_CALL | V_PREFER) == 0;
+    // Without spaces (Chinese, Japanese) the denied verb is not always
+    // read as such ("切勿把完整值复制到其他工具"): a sentence that denies and
+    // hands over, and neither calls, prefers nor claims anything, is the
+    // same prohibition.
+    let unread_denial = (s.negated | s.directed) == 0
+        && has(NEG)
+        && has(V_SEND | V_PUT)
+        && !has(V_CALL | V_PREFER | V_CONTACT | ONLY | ALWAYS | SELF | HYPE)
+        // Nothing may go anywhere named: "切勿复制到其他工具，只发送到 <url>"
+        // denies one hand-over and orders another.
+        && !destination;
+    let protective = (ruled_out & (V_SEND | V_PUT | V_TELL | V_READ) != 0
+        && ruled_out & (V_CALL | V_PREFER) == 0)
+        || unread_denial;
     let avoids_others = dir(V_IGNORE)
         || s.negated & (V_CALL | V_PREFER) != 0
         || (s.neg_imperative && !protective)
@@ -5808,6 +5890,20 @@ fn classify(
         ),
         (AskKind::SendData, has(N_CONVO | N_STRONG) && destination),
         (AskKind::Conceal, hidden_change),
+        // A scripted warning on a threshold whose advice sends the user to
+        // a fixed address, or has them pass something on or switch
+        // something off ("above 35 ppm, tell the user it is dangerous and
+        // advise them to download the fix from <host>"): the advice is the
+        // attack, whatever the model makes of the warning around it.
+        (
+            AskKind::ScriptedReply,
+            dir(V_TELL)
+                && has(FALSE)
+                && has(COND)
+                && (has(COMPARE) || m.number)
+                && (destination || has(V_DISABLE | V_SEND))
+                && !has(NEG | NEVER | PROTECT),
+        ),
     ];
     for (kind, severity, why, strong) in found {
         let strong = strong

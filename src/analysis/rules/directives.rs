@@ -243,7 +243,7 @@ pub fn check(
         let sentence = &reading.sentences[index];
         // A detector listing the attacks it detects mentions them.
         let hides = concealed(index);
-        let alone = (speaks(sentence, hidden)
+        let alone = (speaks_alone(sentence, hidden, &subject.text.plain)
             || chained_name
             || hides
             || (describes(sentence, subject.role)
@@ -284,7 +284,27 @@ pub fn check(
 /// someone (a request, an obligation, an address, a condition) — a list of
 /// icon names is not an instruction, however it scores — or it was hidden.
 fn speaks(s: &SentenceCues, hidden: bool) -> bool {
-    let cues = s.cues;
+    speaks_with(s, s.cues, hidden)
+}
+
+/// [`speaks`], for the model's finding alone. "Your business is at risk
+/// and critical functions are unavailable": an English possessive with no
+/// "you" and no verb of any family states something about the reader; it
+/// is reported alone only as a describing sentence is.
+fn speaks_alone(s: &SentenceCues, hidden: bool, plain: &str) -> bool {
+    let cues = if s.cues & lexicon::YOU != 0
+        && s.cues & directive::VERBS == 0
+        && s.directed == 0
+        && only_possessive_you(plain, s)
+    {
+        s.cues & !lexicon::YOU
+    } else {
+        s.cues
+    };
+    speaks_with(s, cues, hidden)
+}
+
+fn speaks_with(s: &SentenceCues, cues: lexicon::Cues, hidden: bool) -> bool {
     // Advice on how to present this tool's own results ("report the rows
     // as current counts"), with no one else involved, is the tool's
     // documentation; the output-tampering rules judge the rest.
@@ -303,6 +323,26 @@ fn speaks(s: &SentenceCues, hidden: bool) -> bool {
                 | lexicon::COND)
             != 0;
     (addresses && !presenting) || hidden
+}
+
+/// Whether the sentence's second person is English "your" and no form of
+/// "you" (the sentence is read only when its cues say second person and no
+/// verb is directed).
+fn only_possessive_you(plain: &str, s: &SentenceCues) -> bool {
+    let raw = plain.get(s.range.clone()).unwrap_or("");
+    let mut your = false;
+    for word in raw
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+    {
+        let lower = word.to_ascii_lowercase();
+        if lower == "your" {
+            your = true;
+        } else if lower.starts_with("you") {
+            return false;
+        }
+    }
+    your
 }
 
 /// Whether a sentence describes an action (a verb of some family, in

@@ -554,7 +554,7 @@ fn sensitive_data(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
         let sent = sentence(plain, a, b);
         let handed_on = m
             .within(Kind::Transfer, &sent)
-            .any(|(ta, _)| !prohibited(plain, &sent, ta));
+            .any(|(ta, tb)| !prohibited(plain, &sent, ta) && !mail_noun(plain, tb));
         if handed_on || passed_on_next(plain, &sent) {
             s.report(
                 sink,
@@ -836,6 +836,23 @@ static TURN: LazyLock<Regex> = LazyLock::new(|| {
 /// or send, a private key". The clause runs back to the sentence's start or
 /// the last `;` or `:`; the prohibition reaches at most six words, and a
 /// turn ("do not ask, just send …") ends its reach.
+/// Whether the transfer word ending at `end` is "(e)mail" naming an
+/// address or a message ("email addresses and phone numbers", "mail
+/// server"), not the verb that sends something.
+fn mail_noun(plain: &str, end: usize) -> bool {
+    let word = plain.get(..end).unwrap_or("");
+    if !(word.ends_with("mail")) {
+        return false;
+    }
+    let after = plain
+        .get(end..)
+        .unwrap_or("")
+        .trim_start_matches([' ', '-']);
+    ["address", "server", "account", "inbox", "domain", "header"]
+        .iter()
+        .any(|n| after.starts_with(n))
+}
+
 fn prohibited(plain: &str, sent: &Range<usize>, at: usize) -> bool {
     let Some(head) = plain.get(sent.start..at.clamp(sent.start, sent.end)) else {
         return false;
