@@ -790,6 +790,12 @@ impl SentenceCues {
 }
 
 impl Marks {
+    /// Whether the sentence names an address data could go to: a URL, a
+    /// host, an email address or an IP address.
+    fn destination(&self) -> bool {
+        self.url || self.host || self.email || self.ip
+    }
+
     /// Whether the sentence names somewhere to go or something to act on:
     /// an address, a secret location, a command, a switched-off safeguard
     /// or another server's tool. A sentence that only keeps the user in
@@ -1224,7 +1230,7 @@ impl Reading {
     fn opens_with_detection(&self, s: &SentenceCues, within: usize) -> bool {
         let m = &s.marks;
         s.cues & (YOU | MODAL | ALWAYS | PLEASE) == 0
-            && !(m.url || m.host || m.email || m.ip)
+            && !m.destination()
             && self
                 .tok_cues
                 .get(s.tokens.clone())
@@ -3163,7 +3169,7 @@ fn sentence_cues(
     // Only where nothing in the sentence is a secret or a destination: "do
     // not round the reading up or transmit the token to <host>" is read as
     // it was written to be caught.
-    let or_may_deny = s.cues & (N_SECRET | N_STRONG) == 0 && !(m.url || m.host || m.email || m.ip);
+    let or_may_deny = s.cues & (N_SECRET | N_STRONG) == 0 && !m.destination();
     // Directed verbs: imperatives and verbs after an obligation or address.
     for k in (0..tokens.len()).filter(|&k| unquoted(k)) {
         if tokens[k].clause_start && !(listy && k > 0 && after_comma(k)) {
@@ -3557,7 +3563,7 @@ fn sentence_cues(
         // The advice itself sends, fetches, switches off or asks for
         // nothing ("… and advise them to download the fix from <host>").
         && s.cues & (V_SEND | V_CONTACT | V_DISABLE | V_RUN | SOLICIT | PHISH | MONEY) == 0
-        && !(m.url || m.host || m.email || m.ip || m.code)
+        && !(m.destination() || m.code)
         && (0..tokens.len()).all(|k| cues_of(k) & FALSE == 0 || roles_of(k) & wm::SEVERE != 0);
     // A quoted label is rare: only then are the words read for a hazard.
     m.relabels_hazard = m.quote && relabels_hazard(tokens, raw, &roles_of, &cues_of, &text);
@@ -5085,7 +5091,7 @@ fn classify(
     let dir = |x: Cues| d & x != 0;
     let covers = |x: Cues| contract.covers & x != 0;
     let emphatic = has(MODAL | ALWAYS | SEQ | ALSO | ALLQ | AUTO) || m.user_condition;
-    let destination = m.url || m.host || m.ip || m.email;
+    let destination = m.destination();
     // `push` records a request whose strength follows its kind; `strong`
     // records one whose combination is explicit enough to stand alone.
     let mut found: Vec<(AskKind, Severity, &'static str, bool)> = Vec::new();

@@ -335,10 +335,9 @@ fn only_possessive_you(plain: &str, s: &SentenceCues) -> bool {
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|w| !w.is_empty())
     {
-        let lower = word.to_ascii_lowercase();
-        if lower == "your" {
+        if word.eq_ignore_ascii_case("your") {
             your = true;
-        } else if lower.starts_with("you") {
+        } else if word.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("you")) {
             return false;
         }
     }

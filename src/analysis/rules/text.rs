@@ -841,7 +841,7 @@ static TURN: LazyLock<Regex> = LazyLock::new(|| {
 /// server"), not the verb that sends something.
 fn mail_noun(plain: &str, end: usize) -> bool {
     let word = plain.get(..end).unwrap_or("");
-    if !(word.ends_with("mail")) {
+    if !word.ends_with("mail") {
         return false;
     }
     let after = plain
