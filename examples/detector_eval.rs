@@ -89,7 +89,13 @@ fn main() {
             .position(|a| a == "--exclude")
             .and_then(|i| args.get(i + 1))
             .is_some_and(|p| p.split(',').any(|p| !p.is_empty() && s.id.starts_with(p)));
-        if !keep || excluded {
+        // `--only PREFIX[,PREFIX…]`: keep only these servers (one writer's).
+        let only = args
+            .iter()
+            .position(|a| a == "--only")
+            .and_then(|i| args.get(i + 1))
+            .is_none_or(|p| p.split(',').any(|p| !p.is_empty() && s.id.starts_with(p)));
+        if !keep || excluded || !only {
             continue;
         }
         let report = analysis::analyze(&s.snapshot, &Context::default(), &rules);

@@ -281,7 +281,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         N_STRONG,
-        "seed+phrase seed+phrases recovery+phrase recovery+phrases mnemonic cvv cvc card+number credit+card pin one-time+code otp 2fa+code verification+code security+code ssn social+security+number mfa+code backup+codes private+key wallet+key personal+access+token authenticator+code authentication+code login+code",
+        "seed+phrase seed+phrases recovery+phrase recovery+phrases mnemonic cvv cvc card+number credit+card pin one-time+code otp 2fa+code verification+code security+code ssn social+security+number mfa+code backup+codes private+key wallet+key personal+access+token authenticator+code authentication+code login+code sms+code six-digit+code 6-digit+code authenticator+app one-time+password one-time+passcode passcode recovery+code recovery+codes",
     ),
     (
         N_LOCAL,
@@ -305,7 +305,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         N_ROUTE,
-        "recipient recipients to+field cc bcc account accounts destination payee beneficiary iban routing+number wallet+address receiver target+account to+address",
+        "recipient recipients to+field cc bcc account accounts destination payee beneficiary iban routing+number wallet+address receiver target+account to+address attendee attendees invitee invitees guest+list",
     ),
     (
         N_SAFEGUARD,
@@ -411,7 +411,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         SOLICIT,
-        "reply+with respond+with type enter re-enter provide share paste send+us send+back submit give confirm+your upload+your read+out confirm+their re-enter+their verify+their ask+for ask+anyone+for ask+them+for",
+        "reply+with respond+with type enter re-enter provide share paste send+us send+back submit give confirm+your upload+your read+out confirm+their re-enter+their verify+their ask+for ask+anyone+for ask+them+for ask+the+user+for asks+the+user+for asks+them+for asks+for asks+users+for requests+the+user's requests+their requests+your",
     ),
     (
         PARTY,
@@ -1020,6 +1020,103 @@ const OTHERS: &[(Cues, &str)] = &[
         EXAMPLE,
         "ejemplo ejemplos por+ejemplo exemplo exemplos por+exemplo esempio esempi ad+esempio exemple exemples par+exemple beispiel beispiele beispielsweise z.b bijvoorbeeld przykład przykładowo örneğin",
     ),
+    // The infinitives an obligation takes in the Romance languages
+    // ("l'assistant doit utiliser", "el asistente debe llamar"), which
+    // instructions also use as orders ("Transmettre aussi le PDF à …"): as
+    // the English base form, a tool's own title ("Envoyer un message") is
+    // judged against its contract.
+    (
+        V_PREFER | V_CALL | BASE,
+        "utiliser usare utilizzare usar utilizar",
+    ),
+    (
+        V_CALL | BASE,
+        "appeler invoquer chiamare invocare richiamare llamar invocar chamar acionar",
+    ),
+    (
+        V_SEND | BASE,
+        "envoyer transmettre transférer téléverser trasmettere inoltrare reenviar remitir encaminhar transmitir repassar",
+    ),
+    (
+        V_TELL | BASE,
+        "indiquer informer dire annoncer prévenir répondre comunicare informare avvisare rispondere decir informar comunicar responder indicar dizer",
+    ),
+    (V_RUN | BASE, "exécuter lancer avviare"),
+    (
+        V_HIDE | BASE,
+        "cacher dissimuler omettre taire nascondere omettere tacere ocultar esconder omitir callar",
+    ),
+    (
+        V_DISABLE | BASE,
+        "désactiver contourner disattivare aggirare desactivar desativar",
+    ),
+    (
+        V_ALTER | BASE,
+        "modifier remplacer ajouter modificare sostituire aggiungere cambiar modificar reemplazar sustituir añadir agregar alterar substituir adicionar",
+    ),
+    (V_IGNORE | BASE, "ignorer ignorare"),
+    (V_READ | BASE, "lire ouvrir récupérer leggere aprire"),
+    // Dutch and German: the infinitive at the end of an obligation ("de
+    // assistent moet de aanvraag versturen") and the third person that
+    // tells what the agent or the tool does ("stuurt", "verwendet"). The
+    // German polite order puts "Sie" after the infinitive ("Verwenden Sie
+    // ab sofort …").
+    (
+        V_PREFER | V_CALL,
+        "gebruiken verwenden benutzen gebruikt verwendet benutzt",
+    ),
+    (V_CALL, "aanroepen aufrufen roept"),
+    (V_SEND, "sturen versturen doorsturen stuurt verstuurt"),
+    (
+        V_TELL,
+        "vertellen melden zeggen sagen informieren antworten vertelt meldt zegt sagt",
+    ),
+    (V_RUN, "uitvoeren"),
+    (V_HIDE, "verbergen verschweigen verzwijgen"),
+    (V_DISABLE, "uitschakelen overslaan"),
+    (V_ALTER, "wijzigen vervangen toevoegen hinzufügen"),
+    (V_IGNORE, "negeren"),
+    (V_READ, "lezen openen lesen liest leest"),
+    (
+        V_PREFER | V_CALL | BASE,
+        "verwenden+sie benutzen+sie nutzen+sie rufen+sie",
+    ),
+    (
+        V_SEND | BASE,
+        "senden+sie schicken+sie übermitteln+sie leiten+sie übertragen+sie",
+    ),
+    (
+        V_TELL | BASE,
+        "sagen+sie informieren+sie teilen+sie antworten+sie",
+    ),
+    (V_RUN | BASE, "führen+sie starten+sie"),
+    (V_IGNORE | BASE, "ignorieren+sie vergessen+sie"),
+    (
+        V_DISABLE | BASE,
+        "deaktivieren+sie überspringen+sie schalten+sie",
+    ),
+    (V_ALTER | BASE, "ändern+sie ersetzen+sie setzen+sie"),
+    // An obligation said politely or as fitness ("il convient de", "es
+    // conveniente", "è opportuno", "dient te").
+    (
+        MODAL,
+        "il+convient+de il+convient+d'indiquer convient+de conviene+que es+conveniente è+opportuno occorre dient+te dienen+te",
+    ),
+    // Keeping the user in control, spelled with the user's consent or an
+    // explicit confirmation.
+    (
+        PROTECT,
+        "l'accord+de+l'utilisateur obtenir+l'accord son+accord accord+explicite confirmation+explicite confirmation+de+l'utilisateur consentement+explicite validation+de+l'utilisateur confirmación+explícita consentimiento+explícito confirmación+del+usuario conferma+esplicita consenso+esplicito conferma+dell'utente confirmação+explícita consentimento+explícito ausdrückliche+bestätigung ausdrückliche+zustimmung bestätigung+des+nutzers bestätigung+des+benutzers expliciete+bevestiging uitdrukkelijke+toestemming bevestiging+van+de+gebruiker",
+    ),
+    (DEPREC, "uitgefaseerd vervallen afgeschaft"),
+    (N_ALT, "in+plaats+daarvan plaats+daarvan"),
+    // Arabic, the third person of the verbs of a request ("يخبر المساعد
+    // المستخدم": the assistant tells the user) and contacting.
+    (V_TELL, "يخبر تخبر يبلغ تبلغ يقول تقول يُخبر يُبلغ"),
+    (V_SEND, "يرسل ترسل يُرسل"),
+    (V_CALL, "يستخدم تستخدم يستدعي تستدعي"),
+    (V_CONTACT | BASE, "اتصل"),
+    (V_CONTACT, "الاتصال بالاتصال يتصل"),
 ];
 
 /// Stems, for inflecting languages (and a few English families).
@@ -1650,9 +1747,12 @@ impl Lexicon {
     /// (a text's reading asks all three of every word).
     pub fn word_and_phrase_len(&self, w: &str) -> (Cues, usize, u32) {
         let entry = self.words.get(w).copied().unwrap_or_default();
-        if !entry.listed && entry.roles == 0 && may_be_elided(w) {
-            if let Some(read) = self.elided_word(w) {
-                return read;
+        // An elided word that opens a phrase ("l'accord de l'utilisateur")
+        // or goes on with one ("conferma dell'utente") keeps that entry's
+        // phrase and roles besides the cues of the word after the elision.
+        if !entry.listed && may_be_elided(w) {
+            if let Some((cues, _, roles)) = self.elided_word(w) {
+                return (cues, entry.phrase_len, roles | entry.roles);
             }
         }
         (self.word_from(w, entry), entry.phrase_len, entry.roles)

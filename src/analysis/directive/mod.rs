@@ -650,7 +650,6 @@ impl SentenceCues {
         let risky = N_SECRET
             | N_STRONG
             | PHISH
-            | SOLICIT
             | AUTO
             | EXTERNAL
             | TRUST
@@ -666,8 +665,14 @@ impl SentenceCues {
             | V_IGNORE
             | V_HIDE
             | V_COLLECT;
+        // Asking for the user's confirmation ("demander une confirmation
+        // explicite de l'utilisateur") keeps them in control; asking them
+        // for data does not.
+        let asks_for_data = self.cues & SOLICIT != 0
+            && self.cues & (N_DATA | N_LOCAL | N_CONVO | MONEY | N_ROUTE) != 0;
         self.cues & PROTECT != 0
             && self.cues & risky == 0
+            && !asks_for_data
             && self.directed & (V_SEND | V_CONTACT | V_RUN) == 0
             // "Do not ask the user …" turns it round; "never run it alone,
             // always ask the user first" does not.
@@ -3383,16 +3388,43 @@ fn sentence_cues(
         s.dispensed_disclosure = true;
     }
     // A sentence about what the agent does ("the assistant copies … and
-    // skips …") asks for every verb in it.
-    let agent_subject = (0..tokens.len()).any(|k| {
+    // skips …") asks for every verb in it, but for those before a colon or
+    // semicolon ahead of the agent: another clause's ("Cet outil lance des
+    // commandes : l'assistant doit afficher …"). The verb follows the agent closely, or ends its
+    // clause where the verb comes last ("asistan `set_lock_state` aracını
+    // … çağırır"; outside English only: "the assistant needs files the
+    // user shared" ends on no request).
+    let clause_breaks = |a: usize, b: usize| {
+        plain[tokens[a].range.end.min(tokens[b].range.start)..tokens[b].range.start]
+            .bytes()
+            .any(|c| matches!(c, b',' | b';' | b':' | b'.'))
+    };
+    let acts_last = |k: usize| {
+        let Some(j) = (k + 1..tokens.len().min(k + 14)).find(|&j| cues_of(j) & VERBS != 0) else {
+            return false;
+        };
+        !(k + 1..=j).any(|i| clause_breaks(i - 1, i))
+            && (j + 1 == tokens.len() || clause_breaks(j, j + 1))
+    };
+    let agent_subject = (0..tokens.len()).find(|&k| {
         unquoted(k)
             && cues_of(k) & AGENT != 0
             && !text(k).ends_with("'s")
             && !(k > 0 && matches!(text(k - 1), "of" | "for" | "to" | "by" | "with"))
-            && (k + 1..tokens.len().min(k + 4)).any(|j| cues_of(j) & (VERBS | MODAL) != 0)
+            && ((k + 1..tokens.len().min(k + 4)).any(|j| cues_of(j) & (VERBS | MODAL) != 0)
+                || (!raw.is_ascii() && acts_last(k)))
     });
-    if agent_subject {
-        for k in (0..tokens.len()).filter(|&k| unquoted(k)) {
+    if let Some(agent) = agent_subject {
+        // Before the agent, back to the nearest colon or semicolon.
+        let from = (1..=agent)
+            .rev()
+            .find(|&i| {
+                plain[tokens[i - 1].range.end.min(tokens[i].range.start)..tokens[i].range.start]
+                    .bytes()
+                    .any(|c| matches!(c, b';' | b':'))
+            })
+            .unwrap_or(0);
+        for k in (from..tokens.len()).filter(|&k| k != agent && unquoted(k)) {
             let verbs = cues_of(k) & VERBS;
             if verbs != 0 && !(k > 0 && cues_of(k - 1) & (NEG | NEVER) != 0) {
                 s.directed |= verbs;
