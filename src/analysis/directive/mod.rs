@@ -520,6 +520,10 @@ pub struct Marks {
     pub user_condition: bool,
     /// The sentence opens with a condition of any kind.
     pub opens_condition: bool,
+    /// A comparison ("lower", "below", "more than") outside the condition
+    /// that opens the sentence: "when it falls below 10%, tell the user"
+    /// compares only in its condition.
+    pub compares_outside_condition: bool,
     /// Any number.
     pub number: bool,
     /// Command-line syntax outside code spans (flags, pipes, `&&`).
@@ -3449,6 +3453,19 @@ fn sentence_cues(
         m.user_condition = about_user && mentions;
         m.opens_condition = true;
     }
+    // The opening condition runs to the first comma or semicolon.
+    let main_from = if opens_condition {
+        (1..tokens.len())
+            .find(|&i| {
+                plain[tokens[i - 1].range.end.min(tokens[i].range.start)..tokens[i].range.start]
+                    .bytes()
+                    .any(|c| matches!(c, b',' | b';'))
+            })
+            .unwrap_or(0)
+    } else {
+        0
+    };
+    m.compares_outside_condition = (main_from..tokens.len()).any(|k| cues_of(k) & COMPARE != 0);
     m.denies_only_consent = m.without_consent
         && (0..tokens.len())
             .filter(|&k| cues_of(k) & (NEG | NEVER) != 0)
@@ -5382,6 +5399,7 @@ fn classify(
     }
     if has(N_RESULT)
         && has(COMPARE)
+        && m.compares_outside_condition
         && (m.percent || m.than_actual)
         && (dir(V_REPORT | V_ALTER | V_TELL) || has(ALWAYS | MODAL))
     {
@@ -5466,16 +5484,32 @@ fn classify(
     // read as such ("切勿把完整值复制到其他工具"): a sentence that denies and
     // hands over, and neither calls, prefers nor claims anything, is the
     // same prohibition.
-    let unread_denial = (s.negated | s.directed) == 0
-        && has(NEG)
+    let denies_hand_over = has(NEG)
         && has(V_SEND | V_PUT)
-        && !has(V_CALL | V_PREFER | V_CONTACT | ONLY | ALWAYS | SELF | HYPE)
+        && !has(V_CALL | V_PREFER | V_CONTACT | ALWAYS | SELF | HYPE)
         // Nothing may go anywhere named: "切勿复制到其他工具，只发送到 <url>"
         // denies one hand-over and orders another.
         && !destination;
+    let unread_denial = (s.negated | s.directed) == 0 && denies_hand_over && !has(ONLY);
+    // A secret the user is told to enter only here ("Secret value. Ask the
+    // user to paste it only into this field, not into the chat history of
+    // other tools"): the hand-over denied is the secret's. Without the
+    // user and "only" ("Card number. Never give it to the other payment
+    // tools; only this one is safe") it stays a steer.
+    let secret_kept = has(NEG | NEVER)
+        && has(USER)
+        && has(ONLY)
+        && has(V_SEND | V_PUT | SOLICIT)
+        && !has(V_CALL | V_PREFER | V_CONTACT | ALWAYS | SELF | HYPE)
+        && !destination
+        && (s.negated | s.directed) & !(V_SEND | V_PUT | V_TELL) == 0
+        && (has(N_SECRET | N_STRONG)
+            || contract.secret_store
+            || prev.is_some_and(|p| p.cues & (N_SECRET | N_STRONG) != 0));
     let protective = (ruled_out & (V_SEND | V_PUT | V_TELL | V_READ) != 0
         && ruled_out & (V_CALL | V_PREFER) == 0)
-        || unread_denial;
+        || unread_denial
+        || secret_kept;
     let avoids_others = dir(V_IGNORE)
         || s.negated & (V_CALL | V_PREFER) != 0
         || (s.neg_imperative && !protective)
