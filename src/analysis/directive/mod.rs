@@ -520,6 +520,9 @@ pub struct Marks {
     pub user_condition: bool,
     /// The sentence opens with a condition of any kind.
     pub opens_condition: bool,
+    /// A hand-over restricted to some recipients ("send only to numbers
+    /// the user has given in this conversation").
+    pub sends_only_to: bool,
     /// A comparison ("lower", "below", "more than") outside the condition
     /// that opens the sentence: "when it falls below 10%, tell the user"
     /// compares only in its condition.
@@ -3466,6 +3469,18 @@ fn sentence_cues(
         0
     };
     m.compares_outside_condition = (main_from..tokens.len()).any(|k| cues_of(k) & COMPARE != 0);
+    // "send only to …", "only send them to …".
+    m.sends_only_to = s.cues & V_SEND != 0
+        && s.cues & ONLY != 0
+        && (1..tokens.len()).any(|k| {
+            text(k) == "only"
+                && ((cues_of(k - 1) & V_SEND != 0
+                    && tokens.get(k + 1).is_some_and(|_| text(k + 1) == "to"))
+                    || (tokens
+                        .get(k + 1)
+                        .is_some_and(|_| cues_of(k + 1) & V_SEND != 0)
+                        && tokens.get(k + 2).is_some_and(|_| text(k + 2) == "to")))
+        });
     m.denies_only_consent = m.without_consent
         && (0..tokens.len())
             .filter(|&k| cues_of(k) & (NEG | NEVER) != 0)
@@ -5769,6 +5784,7 @@ fn classify(
         && (has(N_CONVO | N_STRONG) || m.secret_path)
         && has(AGENT | MODAL | SEQ | ALWAYS | COND | ALLQ)
         && !contract.secret_store
+        && !(m.sends_only_to && !has(N_STRONG) && !m.secret_path)
     {
         push(
             AskKind::SendData,

@@ -127,6 +127,15 @@ static SEND_TO: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A hand-over restricted to some recipients ("send only to numbers the
+/// user has given in this conversation"): the conversation is where the
+/// recipients came from, not what is sent.
+static SEND_ONLY_TO: LazyLock<Regex> = LazyLock::new(|| {
+    crate::analysis::phrases::regex(
+        r"(?i)\b(?:send|sends|sent|forward|forwards|share|shares|deliver|delivers|text|message|email|mail)\s+(?:it\s+|them\s+|messages\s+)?only\s+to\b|\bonly\s+(?:ever\s+)?(?:send|sends|forward|forwards|share|shares|deliver|delivers|email|text)\s+(?:it\s+|them\s+|messages\s+)?to\b",
+    )
+});
+
 /// Modal words that make a sentence an instruction to the model.
 static STRONG_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     crate::analysis::phrases::regex(
@@ -605,7 +614,7 @@ fn context_requests(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
     }
     for (a, b) in m.of(Kind::ContextWeak) {
         let sent = sentence(plain, a, b);
-        if m.any_in(Kind::Transfer, &sent) {
+        if m.any_in(Kind::Transfer, &sent) && !SEND_ONLY_TO.is_match(&plain[sent.clone()]) {
             s.report(
                 sink,
                 ids::EXF_CONTEXT,
