@@ -3394,24 +3394,27 @@ fn sentence_cues(
     {
         s.dispensed_disclosure = true;
     }
+    // Whether the text between token `i - 1` and token `i` holds one of
+    // `marks` (punctuation is no token).
+    let gap_holds = |i: usize, marks: &[u8]| {
+        plain[tokens[i - 1].range.end.min(tokens[i].range.start)..tokens[i].range.start]
+            .bytes()
+            .any(|c| marks.contains(&c))
+    };
+    const CLAUSE_ENDS: &[u8] = b",;:.";
     // A sentence about what the agent does ("the assistant copies … and
     // skips …") asks for every verb in it, but for those before a colon or
     // semicolon ahead of the agent: another clause's ("Cet outil lance des
-    // commandes : l'assistant doit afficher …"). The verb follows the agent closely, or ends its
-    // clause where the verb comes last ("asistan `set_lock_state` aracını
-    // … çağırır"; outside English only: "the assistant needs files the
-    // user shared" ends on no request).
-    let clause_breaks = |a: usize, b: usize| {
-        plain[tokens[a].range.end.min(tokens[b].range.start)..tokens[b].range.start]
-            .bytes()
-            .any(|c| matches!(c, b',' | b';' | b':' | b'.'))
-    };
+    // commandes : l'assistant doit afficher …"). The verb follows the
+    // agent closely, or ends its clause where the verb comes last
+    // ("asistan `set_lock_state` aracını … çağırır"; outside English only:
+    // "the assistant needs files the user shared" ends on no request).
     let acts_last = |k: usize| {
         let Some(j) = (k + 1..tokens.len().min(k + 14)).find(|&j| cues_of(j) & VERBS != 0) else {
             return false;
         };
-        !(k + 1..=j).any(|i| clause_breaks(i - 1, i))
-            && (j + 1 == tokens.len() || clause_breaks(j, j + 1))
+        !(k + 1..=j).any(|i| gap_holds(i, CLAUSE_ENDS))
+            && (j + 1 == tokens.len() || gap_holds(j + 1, CLAUSE_ENDS))
     };
     let agent_subject = (0..tokens.len()).find(|&k| {
         unquoted(k)
@@ -3425,11 +3428,7 @@ fn sentence_cues(
         // Before the agent, back to the nearest colon or semicolon.
         let from = (1..=agent)
             .rev()
-            .find(|&i| {
-                plain[tokens[i - 1].range.end.min(tokens[i].range.start)..tokens[i].range.start]
-                    .bytes()
-                    .any(|c| matches!(c, b';' | b':'))
-            })
+            .find(|&i| gap_holds(i, b";:"))
             .unwrap_or(0);
         for k in (from..tokens.len()).filter(|&k| k != agent && unquoted(k)) {
             let verbs = cues_of(k) & VERBS;
@@ -3459,11 +3458,7 @@ fn sentence_cues(
     // The opening condition runs to the first comma or semicolon.
     let main_from = if opens_condition {
         (1..tokens.len())
-            .find(|&i| {
-                plain[tokens[i - 1].range.end.min(tokens[i].range.start)..tokens[i].range.start]
-                    .bytes()
-                    .any(|c| matches!(c, b',' | b';'))
-            })
+            .find(|&i| gap_holds(i, b",;"))
             .unwrap_or(0)
     } else {
         0
@@ -3473,13 +3468,12 @@ fn sentence_cues(
     m.sends_only_to = s.cues & V_SEND != 0
         && s.cues & ONLY != 0
         && (1..tokens.len()).any(|k| {
+            let word_is = |j: usize, w: &str| j < tokens.len() && text(j) == w;
             text(k) == "only"
-                && ((cues_of(k - 1) & V_SEND != 0
-                    && tokens.get(k + 1).is_some_and(|_| text(k + 1) == "to"))
-                    || (tokens
-                        .get(k + 1)
-                        .is_some_and(|_| cues_of(k + 1) & V_SEND != 0)
-                        && tokens.get(k + 2).is_some_and(|_| text(k + 2) == "to")))
+                && ((cues_of(k - 1) & V_SEND != 0 && word_is(k + 1, "to"))
+                    || (k + 1 < tokens.len()
+                        && cues_of(k + 1) & V_SEND != 0
+                        && word_is(k + 2, "to")))
         });
     m.denies_only_consent = m.without_consent
         && (0..tokens.len())
