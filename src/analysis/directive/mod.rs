@@ -3148,16 +3148,20 @@ fn sentence_cues(
         }
     }
     let unquoted = |k: usize| !tokens[k].quoted;
+    // Whether token `j` (maybe past the end) is the word `w`.
+    let word_is = |j: usize, w: &str| j < tokens.len() && text(j) == w;
+    // Whether the text between token `i - 1` and token `i` (`i > 0`) holds
+    // one of `marks`: punctuation is no token, so clause breaks are read
+    // from the text. Tokens inside a quote start before the quote token
+    // ends: no gap.
+    let gap_holds = |i: usize, marks: &[u8]| {
+        plain
+            .get(tokens[i - 1].range.end..tokens[i].range.start)
+            .is_some_and(|gap| gap.bytes().any(|c| marks.contains(&c)))
+    };
     // A list ("icons: airport, bank, post, ...") starts no clause at each
     // comma: its items are nouns, whatever verbs they spell.
-    // Commas are clause breaks, not tokens: read them from the text.
-    let after_comma = |k: usize| {
-        let before = tokens.get(k.wrapping_sub(1)).map_or(0, |t| t.range.end);
-        // Tokens inside a quote start before the quote token ends: no gap.
-        plain
-            .get(before..tokens[k].range.start)
-            .is_some_and(|gap| has_byte(gap, b','))
-    };
+    let after_comma = |k: usize| gap_holds(k, b",");
     // Each gap ends where a token starts and starts where the one before
     // ends, so the gaps lie apart from each other, between the first and
     // the last start of a token: fewer than six commas there, fewer than
@@ -3214,7 +3218,7 @@ fn sentence_cues(
             // it denies nothing.
             if negated
                 && j < tokens.len()
-                && tokens.get(j + 1).is_some_and(|_| text(j + 1) == "que")
+                && word_is(j + 1, "que")
                 && (k..j).any(|n| text(n) == "ne")
             {
                 negated = false;
@@ -3394,13 +3398,6 @@ fn sentence_cues(
     {
         s.dispensed_disclosure = true;
     }
-    // Whether the text between token `i - 1` and token `i` holds one of
-    // `marks` (punctuation is no token).
-    let gap_holds = |i: usize, marks: &[u8]| {
-        plain[tokens[i - 1].range.end.min(tokens[i].range.start)..tokens[i].range.start]
-            .bytes()
-            .any(|c| marks.contains(&c))
-    };
     const CLAUSE_ENDS: &[u8] = b",;:.";
     // A sentence about what the agent does ("the assistant copies … and
     // skips …") asks for every verb in it, but for those before a colon or
@@ -3455,20 +3452,22 @@ fn sentence_cues(
         m.user_condition = about_user && mentions;
         m.opens_condition = true;
     }
-    // The opening condition runs to the first comma or semicolon.
-    let main_from = if opens_condition {
+    // The opening condition runs to the first comma or semicolon (looked
+    // for only where the sentence compares at all: the mark is read only
+    // beside `COMPARE`).
+    let main_from = if opens_condition && s.cues & COMPARE != 0 {
         (1..tokens.len())
             .find(|&i| gap_holds(i, b",;"))
             .unwrap_or(0)
     } else {
         0
     };
-    m.compares_outside_condition = (main_from..tokens.len()).any(|k| cues_of(k) & COMPARE != 0);
+    m.compares_outside_condition =
+        s.cues & COMPARE != 0 && (main_from..tokens.len()).any(|k| cues_of(k) & COMPARE != 0);
     // "send only to …", "only send them to …".
     m.sends_only_to = s.cues & V_SEND != 0
         && s.cues & ONLY != 0
         && (1..tokens.len()).any(|k| {
-            let word_is = |j: usize, w: &str| j < tokens.len() && text(j) == w;
             text(k) == "only"
                 && ((cues_of(k - 1) & V_SEND != 0 && word_is(k + 1, "to"))
                     || (k + 1 < tokens.len()
@@ -3543,14 +3542,14 @@ fn sentence_cues(
                         "on" | "sick" | "annual" | "parental" | "maternity" | "paternity"
                     ))
                 && (k + 2..tokens.len().min(k + 9))
-                    .any(|j| text(j) == "out" && j + 1 < tokens.len() && text(j + 1) == "of")
+                    .any(|j| text(j) == "out" && word_is(j + 1, "of"))
             {
                 s.cues |= OMIT;
             }
             if t.range.len() == 4
                 && first_byte_in(k, b"w")
                 && text(k) == "what"
-                && tokens.get(k + 1).is_some_and(|_| text(k + 1) == "you")
+                && word_is(k + 1, "you")
                 && (k + 2..tokens.len().min(k + 4)).any(|j| {
                     cues_of(j) & (V_REPORT | V_TELL) != 0
                         || matches!(text(j), "say" | "show" | "present" | "write")
@@ -5493,12 +5492,11 @@ fn classify(
     // read as such ("切勿把完整值复制到其他工具"): a sentence that denies and
     // hands over, and neither calls, prefers nor claims anything, is the
     // same prohibition.
-    let denies_hand_over = has(NEG)
-        && has(V_SEND | V_PUT)
-        && !has(V_CALL | V_PREFER | V_CONTACT | ALWAYS | SELF | HYPE)
-        // Nothing may go anywhere named: "切勿复制到其他工具，只发送到 <url>"
-        // denies one hand-over and orders another.
-        && !destination;
+    // Nothing is called, preferred, contacted or claimed, and nothing may
+    // go anywhere named: "切勿复制到其他工具，只发送到 <url>" denies one
+    // hand-over and orders another.
+    let claims_nothing = !has(V_CALL | V_PREFER | V_CONTACT | ALWAYS | SELF | HYPE) && !destination;
+    let denies_hand_over = has(NEG) && has(V_SEND | V_PUT) && claims_nothing;
     let unread_denial = (s.negated | s.directed) == 0 && denies_hand_over && !has(ONLY);
     // A secret the user is told to enter only here ("Secret value. Ask the
     // user to paste it only into this field, not into the chat history of
@@ -5509,8 +5507,7 @@ fn classify(
         && has(USER)
         && has(ONLY)
         && has(V_SEND | V_PUT | SOLICIT)
-        && !has(V_CALL | V_PREFER | V_CONTACT | ALWAYS | SELF | HYPE)
-        && !destination
+        && claims_nothing
         && (s.negated | s.directed) & !(V_SEND | V_PUT | V_TELL) == 0
         && (has(N_SECRET | N_STRONG)
             || contract.secret_store
