@@ -47,6 +47,8 @@ pub enum Invisible {
 pub enum HiddenSource {
     /// Decoded Unicode tag characters.
     Tag,
+    /// Bits spelled in two kinds of zero-width character, eight to a byte.
+    ZeroWidthBits,
     /// A base64 blob.
     Base64,
     /// A hex blob.
@@ -64,6 +66,7 @@ impl HiddenSource {
     pub fn label(self) -> &'static str {
         match self {
             HiddenSource::Tag => "TAG",
+            HiddenSource::ZeroWidthBits => "ZW",
             HiddenSource::Base64 => "BASE64",
             HiddenSource::Hex => "HEX",
             HiddenSource::Reversed => "REVERSED",
@@ -75,6 +78,7 @@ impl HiddenSource {
     pub fn describe(self) -> &'static str {
         match self {
             HiddenSource::Tag => "in invisible tag characters",
+            HiddenSource::ZeroWidthBits => "in bits spelled with zero-width characters",
             HiddenSource::Base64 => "in base64-encoded text",
             HiddenSource::Hex => "in hex-encoded text",
             HiddenSource::Reversed => "in text reversed by a bidi override",
@@ -234,6 +238,15 @@ impl<'a> Prepared<'a> {
         let has = |class| self.invisibles.iter().any(|(c, _)| *c == class);
         if has(Invisible::Tag) {
             decode_tags(self.original, &mut out);
+        }
+        if self
+            .invisibles
+            .iter()
+            .filter(|(c, _)| *c == Invisible::ZeroWidth)
+            .nth(ZERO_WIDTH_BITS_MIN - 1)
+            .is_some()
+        {
+            decode_zero_width_bits(self.original, &mut out);
         }
         // The shortest blob the patterns accept is 20 characters.
         if self.original.len() >= 20 {
@@ -513,6 +526,73 @@ fn floor_boundary(s: &str, mut i: usize) -> usize {
         i -= 1;
     }
     i
+}
+
+/// The fewest zero-width characters read as bits: four bytes.
+const ZERO_WIDTH_BITS_MIN: usize = 32;
+
+/// Decodes runs of zero-width characters that spell bits, one character per
+/// bit and eight to a byte, most significant first (zero-width space and
+/// non-joiner, say, for 0 and 1; word joiners and byte-order marks around
+/// the run are skipped). Either assignment of the two characters is tried;
+/// a run is kept when it decodes to printable ASCII with words in it.
+/// Honest text has a stray zero-width space or joiner, never such a run.
+fn decode_zero_width_bits(text: &str, out: &mut Vec<Hidden>) {
+    let bit_char = |c: char| matches!(c, '\u{200B}' | '\u{200C}' | '\u{200D}');
+    let skipped = |c: char| matches!(c, '\u{2060}' | '\u{FEFF}');
+    let mut run: Vec<char> = Vec::new();
+    let mut start = 0;
+    for (at, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        if bit_char(c) {
+            if run.is_empty() {
+                start = at;
+            }
+            run.push(c);
+            continue;
+        }
+        if skipped(c) && !run.is_empty() {
+            continue;
+        }
+        if run.len() >= ZERO_WIDTH_BITS_MIN {
+            if let Some(decoded) = zero_width_text(&run) {
+                out.push(Hidden {
+                    source: HiddenSource::ZeroWidthBits,
+                    text: decoded,
+                    span: start..at,
+                });
+            }
+        }
+        run.clear();
+    }
+}
+
+/// The text a run of two zero-width characters spells, if either
+/// assignment of bits gives printable ASCII with letters in it.
+fn zero_width_text(run: &[char]) -> Option<String> {
+    let zero = run[0];
+    let one = run.iter().copied().find(|&c| c != zero)?;
+    if run.iter().any(|&c| c != zero && c != one) {
+        return None;
+    }
+    let bytes = |flip: bool| -> Vec<u8> {
+        run.chunks_exact(8)
+            .take(MAX_BLOB)
+            .map(|byte| {
+                byte.iter()
+                    .fold(0u8, |acc, &c| (acc << 1) | u8::from((c == one) != flip))
+            })
+            .collect()
+    };
+    [false, true].into_iter().find_map(|flip| {
+        let b = bytes(flip);
+        let letters = b.iter().filter(|x| x.is_ascii_alphabetic()).count();
+        (printable_ascii(&b) && letters * 2 >= b.len())
+            .then(|| String::from_utf8(b).ok())
+            .flatten()
+    })
 }
 
 /// Decodes runs of tag characters into ASCII text.

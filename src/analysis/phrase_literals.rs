@@ -2,7 +2,7 @@
 // from the phrase tables in phrases.rs: each phrase's prefix, suffix and
 // inner literal sets (see `required_literals`). Do not edit.
 
-pub const FINGERPRINT: u64 = 0x5e44424f7da9c5f2;
+pub const FINGERPRINT: u64 = 0x0a0d19e8fbf68526;
 
 #[rustfmt::skip]
 pub const TABLE: &[[Option<&[&[u8]]>; 3]] = &[
@@ -17,6 +17,8 @@ pub const TABLE: &[[Option<&[&[u8]]>; 3]] = &[
     [Some(&[b"free", b"freed", b"released", b"liberated", b"no longer", b"you are no"]), Some(&[b"strictions", b"rules", b"guidelines", b"onstraints", b"filters", b"imitations", b"by", b"dan", b"mode"]), None],
     [Some(&[b"previous", b"prior", b"earlier", b"original", b"all", b"your", b"the user's", b"the users"]), Some(&[b"void", b"invalid", b"obsolete", b"cancelled", b"canceled", b"revoked", b"superseded", b"overridden", b"outdated", b"nger valid", b"nger apply", b"applicable"]), Some(&[b"instructio", b"rules", b"guidelines", b"directives", b"prompts", b"prompt"])],
     [Some(&[b"instead of"]), Some(&[b"user asked", b"user wants", b" user said", b" requested", b"r intended"]), Some(&[b" the user "])],
+    [Some(&[b"replaces", b"replace", b"replacing", b"supersedes", b"supersede", b"supersedin", b"overrides", b"override", b"overriding"]), Some(&[b"structions", b"tem prompt", b"guidelines", b"rules", b"directives", b"prompt"]), None],
+    [Some(&[b"instructio", b"guidelines", b"rules", b"directives", b"guardrails", b"policies", b"system pro"]), Some(&[b"set aside", b"ignored", b"isregarded", b"dropped", b"suspended", b"overridden", b"bypassed"]), Some(&[b"set aside", b"ignored", b"disregarde", b"dropped", b"suspended", b"overridden", b"bypassed"])],
     [None, None, Some(&[b"system", b"developer", b"administra", b"admin", b"root", b"operator", b"sysadmin"])],
     [Some(&[b"this is", b"message fr", b"instructio", b"a note fro", b"directive ", b"order from", b"i am", b"we are"]), Some(&[b"system", b"developer", b"inistrator", b"admin", b"operator", b"urity team", b"department", b"anthropic", b"openai"]), Some(&[b"system", b"developer", b"administra", b"admin", b"operator", b"security t", b"it departm", b"anthropic", b"openai"])],
     [Some(&[b"system", b"admin", b"administra", b"developer", b"root", b"security"]), Some(&[b"overrides", b"override", b"directives", b"directive", b"mandates", b"mandate", b"commands", b"command", b"orders", b"order"]), Some(&[b"override", b"directive", b"mandate", b"command", b"order"])],
@@ -26,6 +28,7 @@ pub const TABLE: &[[Option<&[&[u8]]>; 3]] = &[
     [Some(&[b"treat"]), Some(&[b"structions", b"nstruction", b"prompts", b"prompt", b"messages", b"message", b"directives", b"directive"]), Some(&[b"instructio", b"prompts", b"prompt", b"messages", b"message", b"directives", b"directive"])],
     [Some(&[b"the user"]), Some(&[b"this", b"sharing", b"all", b"the", b"any", b"it"]), None],
     [Some(&[b"the", b"administra", b"admins", b"admin", b"developers", b"developer", b"operators", b"operator", b"systems", b"system", b"owners", b"owner", b"security t"]), Some(&[b"you", b"the model", b" assistant", b"the ai", b"the agent"]), Some(&[b"administra", b"admin", b"developer", b"operator", b"system", b"owner", b"security t"])],
+    [Some(&[b"as", b"assume", b"presume", b"pretend"]), Some(&[b"agreed", b"consented", b"confirmed", b"approved", b"authorised", b"authorized", b"accepted", b"yes"]), Some(&[b"user", b"customer", b"account", b"owner"])],
     [None, None, Some(&[b"impo", b"syst", b"inst", b"admi", b"crit", b"hidd", b"prom", b"over", b"mand", b"sys", b"dire", b"assi", b"ai i", b"ai o", b"ai n", b"ai-i", b"ai-o", b"ai-n", b"ai_i", b"ai_o", b"ai_n", b"aiin", b"aion", b"aino", b"mode", b"llm ", b"llm-", b"llm_", b"llmi", b"llmo", b"llmn", b"agen"])],
     [None, None, Some(&[b"inst", b"system", b"important", b"sys", b"instructio"])],
     [Some(&[b"<|"]), None, Some(&[b"im_start", b"im_end", b"system", b"endoftext", b"start_head", b"end_header", b"eot_id"])],

@@ -128,6 +128,17 @@ pub const ENGLISH: &[Phrase] = &[
         Override,
         r"\binstead of (?:what|doing what) the user (?:asked|wants|said|requested|intended)",
     ),
+    // "it replaces the assistant's existing instructions": the agent's own
+    // instructions swapped for the text's.
+    p(
+        Override,
+        r"\b(?:replaces?|replacing|supersedes?|superseding|overrides?|overriding)\s+(?:all\s+(?:of\s+)?)?(?:the\s+)?(?:assistant'?s|model'?s|agent'?s|ai'?s|llm'?s|your)\s+(?:[a-z-]+\s+){0,2}?(?:instructions|system prompt|guidelines|rules|directives|prompt)\b",
+    ),
+    // "guidelines from the operator are to be set aside".
+    p(
+        Override,
+        r"\b(?:instructions|guidelines|rules|directives|guardrails|policies|system prompt)\b[^.!?\n]{0,50}?\b(?:are|is)\s+(?:now\s+)?to\s+be\s+(?:set aside|ignored|disregarded|dropped|suspended|overridden|bypassed)\b",
+    ),
     // Authority: a role label opening a clause, or a claim to speak for one.
     p(
         Authority,
@@ -164,6 +175,12 @@ pub const ENGLISH: &[Phrase] = &[
     p(
         Authority,
         r"\b(?:the\s+)?(?:administrator|admin|developer|operator|system|owner|security team)s?\s+(?:has|have)\s+(?:authori[sz]ed|instructed|permitted|allowed|asked|required|ordered|approved)\s+(?:you|the (?:model|assistant|ai|agent))\b",
+    ),
+    // Consent feigned on the user's behalf: "act as if the user has
+    // already agreed", "assume the customer approved".
+    p(
+        Authority,
+        r"\b(?:as\s+(?:if|though)|assume|presume|pretend)\s+(?:that\s+)?(?:the\s+)?(?:user|customer|account\s+owner|owner)\s+(?:has\s+|had\s+|have\s+)?(?:already\s+)?(?:agreed|consented|confirmed|approved|authori[sz]ed|accepted|said\s+yes)\b",
     ),
     // Instruction tags.
     p(

@@ -175,7 +175,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         V_SEND | BASE,
-        "send forward submit upload post transmit share email mail cc bcc relay deliver leak exfiltrate dispatch report+to copy+to sync beam",
+        "send forward submit upload post transmit share email mail cc bcc relay deliver leak exfiltrate dispatch report+to copy+to sync beam route",
     ),
     (
         V_SEND,
@@ -695,6 +695,13 @@ const OTHERS: &[(Cues, &str)] = &[
         "envoie envoyez transmets transmettez transfère transférez incluez joignez téléverse",
     ),
     (V_PUT | BASE, "copiez recopiez collez"),
+    // Telling, as orders ("ne le mentionne pas", "indiquez simplement");
+    // "signale" alone is what a detector does, "ne signale" is not.
+    (
+        V_TELL | BASE | DISCLOSE,
+        "mentionne mentionnez signalez préviens prévenez informe informez indique indiquez dis dites",
+    ),
+    (NEG | V_TELL | BASE | DISCLOSE, "ne+signale ne+signalez"),
     (
         V_CONTACT | BASE,
         "visite visitez contacte contactez enregistre",
@@ -1014,7 +1021,7 @@ const OTHERS: &[(Cues, &str)] = &[
     // nl, pl, tr): a security product listing attacks mentions them.
     (
         DETECT,
-        "detecta detectan detectar detección detecção deteta detetar identifica identifican rileva rilevare riconosce détecte détectent détecter détection repère signale erkennt erkennen erkennung markiert klassifiziert detecteert herkent wykrywa wykrywanie algılar tespit",
+        "detecta detectan detectar detección detecção deteta detetar identifica identifican rileva rilevare riconosce détecte détectent détecter détection repère erkennt erkennen erkennung markiert klassifiziert detecteert herkent wykrywa wykrywanie algılar tespit",
     ),
     (
         EXAMPLE,
@@ -1315,7 +1322,7 @@ const STEMS: &[(Cues, &str)] = &[
     ),
     (
         MODAL,
-        "devi deve devono obbligatorio zorunlu* gerekir* mutlaka musisz należy trzeba harus wajib phải cần+phải يجب ينبغي चाहिए ज़रूरी जरूरी",
+        "devi deve devono obbligatorio zorunlu* gerekir* mutlaka musisz należy trzeba harus wajib phải cần+phải يجب ينبغي चाहिए ज़रूरी जरूरी अनिवार्य आवश्यक",
     ),
     (
         ALWAYS,
@@ -1339,7 +1346,7 @@ const STEMS: &[(Cues, &str)] = &[
     ),
     (
         V_SEND | BASE,
-        "invia inviare inoltra carica gönder* ilet* yükle* wyślij* prześlij* przekaż* kirim kirimkan unggah teruskan gửi chuyển+tiếp tải+lên أرسل ارسل حمّل भेजें भेजो अपलोड",
+        "invia inviare inoltra carica gönder* ilet* yükle* wyślij* prześlij* przekaż* kirim kirimkan unggah teruskan gửi chuyển+tiếp tải+lên أرسل ارسل حمّل भेजें भेजो अपलोड चिपकाएँ चिपकाएं डालें भरें",
     ),
     (
         V_TELL | BASE,
@@ -1385,8 +1392,9 @@ const STEMS: &[(Cues, &str)] = &[
     ),
     (
         N_CONVO,
-        "conversazione cronologia konuşma* sohbet* rozmow* historia historii percakapan riwayat cuộc+trò+chuyện lịch+sử المحادثة سجل बातचीत इतिहास",
+        "conversazione cronologia konuşma* sohbet* rozmow* historia historii percakapan riwayat cuộc+trò+chuyện lịch+sử المحادثة سجل बातचीत इतिहास सिस्टम+निर्देश",
     ),
+    (ALLQ, "सभी सारे सारी हर प्रत्येक पूरी पूरा"),
     (
         N_TOOL,
         "strumento strumenti araç* narzędzi* alat công+cụ أداة الأداة टूल उपकरण",
@@ -1432,6 +1440,13 @@ const UNSPACED: &[(Cues, &str)] = &[
         "必须 必須 务必 務必 一定要 需要 应该 應該 しなければ 必ず なければならない 必要があります ください",
     ),
     (ALWAYS, "总是 總是 始终 始終 每次 常に いつも 毎回"),
+    (SELF, "本ツール このツール"),
+    // "ユーザーが別のツールを指定しても" (even if the user names another
+    // tool), "无论用户…" (whatever the user…).
+    (
+        OVERRIDE_USER,
+        "指定しても 无论用户 無論用戶 不管用户 不管用戶",
+    ),
     (NEVER, "永远不要 永遠不要 決して 絶対に"),
     (
         NEG,
@@ -1459,7 +1474,10 @@ const UNSPACED: &[(Cues, &str)] = &[
     // A copy that ends up elsewhere, told as a fact.
     (V_SEND, "同步到 同步至 同步给 复制到 複製され 同期され 抄送"),
     // Putting a value somewhere by hand.
-    (V_PUT | BASE, "粘贴 粘貼 贴到 貼到 填入 貼り付け コピーして"),
+    (
+        V_PUT | BASE,
+        "粘贴 粘貼 贴到 貼到 填入 貼り付け コピーして に設定",
+    ),
     (
         V_READ | BASE,
         "读取 讀取 打开 打開 获取 獲取 收集 读出 読み取 読み込 収集 取得",

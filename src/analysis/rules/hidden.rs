@@ -190,11 +190,28 @@ pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hi
                 Severity::Medium,
                 format!("{count} control characters"),
             ),
-            Invisible::ZeroWidth => (
-                ids::HID_ZERO_WIDTH,
-                default_severity(ids::HID_ZERO_WIDTH),
-                format!("{count} zero-width or invisible characters"),
-            ),
+            Invisible::ZeroWidth => {
+                let decoded: Vec<&str> = hidden
+                    .iter()
+                    .filter(|h| h.source == HiddenSource::ZeroWidthBits)
+                    .map(|h| h.text.as_str())
+                    .collect();
+                if decoded.is_empty() {
+                    (
+                        ids::HID_ZERO_WIDTH,
+                        default_severity(ids::HID_ZERO_WIDTH),
+                        format!("{count} zero-width or invisible characters"),
+                    )
+                } else {
+                    // Text spelled in bits is hidden on purpose, whatever it says.
+                    let shown: String = decoded.join(" ").chars().take(120).collect();
+                    (
+                        ids::HID_ZERO_WIDTH,
+                        Severity::High,
+                        format!("{count} zero-width characters spell hidden text: {shown}"),
+                    )
+                }
+            }
         };
         // Quote the span from the first to the last occurrence (bounded), so a
         // hidden run is shown whole.

@@ -407,6 +407,12 @@ fn single_phrases(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
             if kind == Kind::Authority && names_the_capability(s, &s.text.plain[a..b]) {
                 continue;
             }
+            // "Never assume the user has agreed": the claim is ruled out.
+            if kind == Kind::Authority
+                && prohibited(&s.text.plain, &sentence(&s.text.plain, a, b), a)
+            {
+                continue;
+            }
             s.report(sink, rule, default_severity(rule), a..b, message);
         }
     }
@@ -603,7 +609,13 @@ fn sensitive_data(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
 
 fn context_requests(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
     let plain = s.text.plain.as_str();
-    if let Some((a, b)) = m.first(Kind::ContextRequest) {
+    // "Never put your system prompt in the notes field" forbids it.
+    let allowed = |&(a, b): &(usize, usize)| !prohibited(plain, &sentence(plain, a, b), a);
+    if let Some((a, b)) = m
+        .of(Kind::ContextRequest)
+        .filter(allowed)
+        .min_by_key(|h| h.0)
+    {
         s.report(
             sink,
             ids::EXF_CONTEXT,
@@ -614,7 +626,12 @@ fn context_requests(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
     }
     for (a, b) in m.of(Kind::ContextWeak) {
         let sent = sentence(plain, a, b);
-        if m.any_in(Kind::Transfer, &sent) && !SEND_ONLY_TO.is_match(&plain[sent.clone()]) {
+        // "Do not include personal data or copy the user's messages"
+        // forbids the hand-over.
+        let handed_on = m
+            .within(Kind::Transfer, &sent)
+            .any(|(ta, _)| !prohibited(plain, &sent, ta));
+        if handed_on && !SEND_ONLY_TO.is_match(&plain[sent.clone()]) {
             s.report(
                 sink,
                 ids::EXF_CONTEXT,
@@ -701,6 +718,11 @@ fn send_to(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matches)
             // A fixed address the model is told to send to is a drop box,
             // whatever the wording around it.
             let ordered_address = !is_tool && STRONG_DIRECTIVE.is_match(&plain[sent.clone()]);
+            // "Do not post to #general unless the user names it": a
+            // destination ruled out.
+            if prohibited(plain, &sent, whole.start()) {
+                continue;
+            }
             if side_channel || approved || ordered_address {
                 s.report(
                     sink,
