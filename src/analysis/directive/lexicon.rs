@@ -114,7 +114,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     (YOU, "you your yours yourself yourselves you're you'll"),
     (
         AGENT,
-        "assistant assistants ai llm llms chatbot claude copilot chatgpt gpt gemini language+model ai+assistant ai+agent the+agent an+agent the+ai the+llm agents",
+        "assistant assistants ai llm llms chatbot claude copilot chatgpt gpt gemini language+model ai+assistant ai+agent the+agent an+agent the+ai the+llm agents client+agent calling+agent",
     ),
     (
         USER,

@@ -4848,8 +4848,13 @@ fn word_marks_of<'a>(
         } else {
             4
         };
-        let asks = (k + 1..tokens.len().min(k + reach))
-            .any(|j| roles_of(j) & wm::ASKING != 0 || cues_of(j) & N_SAFEGUARD != 0);
+        // "without showing it to the user first": the user's look is the
+        // safeguard skipped.
+        let asks = (k + 1..tokens.len().min(k + reach)).any(|j| {
+            roles_of(j) & wm::ASKING != 0
+                || cues_of(j) & N_SAFEGUARD != 0
+                || (showing && cues_of(j) & USER != 0)
+        });
         if asks {
             m.without_asking = true;
             m.without_consent |=

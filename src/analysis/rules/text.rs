@@ -607,8 +607,43 @@ fn sensitive_data(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
     }
 }
 
+/// A placeholder for a secret file's contents, the environment or the
+/// conversation: `<contents of ~/.ssh/id_rsa>`, `<full chat history so far>`,
+/// `<value from the user's environment>`. A bare `<your API token>` names
+/// the parameter's own input.
+static FILL_IN_SECRET: LazyLock<Regex> = LazyLock::new(|| {
+    crate::analysis::phrases::regex(
+        r"<[^<>\n]{0,80}?(?:contents? of|~/|\.ssh/|id_rsa|id_ed25519|\.env\b|\.aws/|git-credentials|hosts\.yml|chat history|conversation|system prompt|previous messages|(?:user'?s|local|shell) environment)[^<>\n]{0,80}>",
+    )
+});
+
+/// Whether a field is a value shown as what to fill in: a parameter's
+/// example or default.
+fn is_value_template(field: &str) -> bool {
+    field.ends_with(".default")
+        || field.ends_with(".const")
+        || field
+            .rsplit_once(".examples[")
+            .is_some_and(|(_, rest)| rest.ends_with(']'))
+}
+
 fn context_requests(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
     let plain = s.text.plain.as_str();
+    // An example value that is a secret file's contents or the conversation
+    // shows the agent what to send.
+    if s.hidden.is_none()
+        && is_value_template(s.field.field)
+        && let Some(hit) = FILL_IN_SECRET.find(plain)
+    {
+        s.report(
+            sink,
+            ids::EXF_CONTEXT,
+            Severity::High,
+            hit.range(),
+            "A parameter's example or default is a secret file, the environment or the conversation",
+        );
+        return;
+    }
     // "Never put your system prompt in the notes field" forbids it.
     let allowed = |&(a, b): &(usize, usize)| !prohibited(plain, &sentence(plain, a, b), a);
     if let Some((a, b)) = m
