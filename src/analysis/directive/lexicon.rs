@@ -293,7 +293,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         N_DATA,
-        "user+data personal+data details information info contacts address+book address+books emails data pii profile profiles location locations calendar documents records everything order+details customer+data payment+details billing+details",
+        "user+data personal+data details information info contacts address+book address+books emails data pii profile profiles location locations calendar documents records everything order+details customer+data payment+details billing+details full+name home+address postal+address street+address date+of+birth",
     ),
     (
         N_RESULT,

@@ -347,7 +347,7 @@ pub fn check(sink: &mut Sink<'_>, names: &Names, subject: &Subject<'_, '_>) {
         m.hits
             .retain(|&(_, a, b)| !mentioned.iter().any(|q| q.start <= a && b <= q.end));
     }
-    single_phrases(sink, subject, &m);
+    single_phrases(sink, subject, &m, &reading);
     prerequisites_and_ordering(sink, names, subject, &m);
     preference(sink, names, subject, &m);
     sensitive_data(sink, subject, &m);
@@ -366,7 +366,12 @@ pub fn check(sink: &mut Sink<'_>, names: &Names, subject: &Subject<'_, '_>) {
 }
 
 /// Phrases that are findings on their own.
-fn single_phrases(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
+fn single_phrases(
+    sink: &mut Sink<'_>,
+    s: &Subject<'_, '_>,
+    m: &Matches,
+    reading: &crate::analysis::directive::Reading,
+) {
     let table: [(Kind, &str, &str); 5] = [
         (
             Kind::Override,
@@ -407,6 +412,18 @@ fn single_phrases(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
             if kind == Kind::Authority && names_the_capability(s, &s.text.plain[a..b]) {
                 continue;
             }
+            // `<important>` or `<instructions>` around usage notes is how
+            // some honest servers format guidance; what the tags hold is
+            // judged by the other rules. A tag that speaks as the system,
+            // an administrator or the model's own channel stays high.
+            if kind == Kind::Tag
+                && s.hidden.is_none()
+                && soft_tag(&s.text.plain[a..b])
+                && !tag_holds_loaded(reading, &s.text.plain, b)
+            {
+                s.report(sink, rule, Severity::Medium, a..b, message);
+                continue;
+            }
             // "Never assume the user has agreed": the claim is ruled out.
             if kind == Kind::Authority
                 && prohibited(&s.text.plain, &sentence(&s.text.plain, a, b), a)
@@ -428,6 +445,56 @@ fn single_phrases(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
             "Tells the model what to put into its replies",
         );
     }
+}
+
+/// An emphasis tag that claims no one's voice: `<important>`,
+/// `</instructions>`, `<critical>`.
+fn soft_tag(tag: &str) -> bool {
+    let name = tag.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    matches!(
+        name,
+        "important" | "instructions" | "instruction" | "critical" | "mandatory" | "directive"
+    )
+}
+
+/// Whether the text an emphasis tag opens at `from` (up to the next closing
+/// tag) carries something worth taking or pushing — data, secrets, the
+/// conversation, a command, an address, a call to another server's tool, a
+/// promotion,
+/// something done quietly — and nothing that keeps the user in control.
+/// "<important>Always pass `limit` …</important>" holds usage notes.
+fn tag_holds_loaded(
+    reading: &crate::analysis::directive::Reading,
+    plain: &str,
+    from: usize,
+) -> bool {
+    use crate::analysis::directive::lexicon::*;
+    let end = plain
+        .get(from..)
+        .and_then(|rest| rest.find("</"))
+        .map_or(plain.len(), |i| from + i);
+    let inside = || {
+        reading
+            .sentences
+            .iter()
+            .filter(move |x| x.range.end > from && x.range.start < end)
+    };
+    if inside().any(|x| x.cues & PROTECT != 0 || x.protective()) {
+        return false;
+    }
+    inside().any(|x| {
+        x.cues
+            & (N_SECRET | N_STRONG | N_CONVO | N_LOCAL | PROMO | EXTERNAL | DANGER | AUTO | V_HIDE
+                | N_INSTR | OVERRIDE_USER | COMPETITOR | FALSE)
+            != 0
+            // The user's data, not "everything" a listing fetches.
+            || x.cues & (N_DATA | USER) == N_DATA | USER
+            || x.marks.url
+            || x.marks.email
+            || x.marks.secret_path
+            || x.marks.foreign_call
+            || x.marks.shell_code
+    })
 }
 
 /// "Never print the token", "do not expose it in your responses" about a secret.
