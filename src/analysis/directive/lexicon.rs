@@ -1113,7 +1113,7 @@ const OTHERS: &[(Cues, &str)] = &[
     // explicit confirmation.
     (
         PROTECT,
-        "l'accord+de+l'utilisateur obtenir+l'accord son+accord accord+explicite confirmation+explicite confirmation+de+l'utilisateur consentement+explicite validation+de+l'utilisateur confirmación+explícita consentimiento+explícito confirmación+del+usuario conferma+esplicita consenso+esplicito conferma+dell'utente confirmação+explícita consentimento+explícito ausdrückliche+bestätigung ausdrückliche+zustimmung bestätigung+des+nutzers bestätigung+des+benutzers expliciete+bevestiging uitdrukkelijke+toestemming bevestiging+van+de+gebruiker",
+        "demande+à+l'utilisateur+de+confirmer demander+à+l'utilisateur+de+confirmer demandez+à+l'utilisateur+de+confirmer pide+al+usuario+que+confirme pedir+al+usuario+que+confirme chiedi+all'utente+di+confermare peça+ao+usuário+para+confirmar bitte+den+nutzer+um+bestätigung l'accord+de+l'utilisateur obtenir+l'accord son+accord accord+explicite confirmation+explicite confirmation+de+l'utilisateur consentement+explicite validation+de+l'utilisateur confirmación+explícita consentimiento+explícito confirmación+del+usuario conferma+esplicita consenso+esplicito conferma+dell'utente confirmação+explícita consentimento+explícito ausdrückliche+bestätigung ausdrückliche+zustimmung bestätigung+des+nutzers bestätigung+des+benutzers expliciete+bevestiging uitdrukkelijke+toestemming bevestiging+van+de+gebruiker",
     ),
     (DEPREC, "uitgefaseerd vervallen afgeschaft"),
     (N_ALT, "in+plaats+daarvan plaats+daarvan"),

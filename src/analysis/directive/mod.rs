@@ -5160,7 +5160,7 @@ pub fn asks(reading: &Reading, contract: &Contract) -> Vec<Ask> {
 /// the description leaves out. A chat or messaging capability, whose job is
 /// messages, is exempt, as is a parameter that keeps the conversation out.
 /// Words that report an act as done.
-fn is_success_word(w: &str) -> bool {
+pub(crate) fn is_success_word(w: &str) -> bool {
     matches!(
         w,
         "succeeded"
@@ -5178,6 +5178,14 @@ fn is_success_word(w: &str) -> bool {
             | "passed"
             | "sent"
             | "paid"
+            | "shipped"
+            | "booked"
+            | "refunded"
+            | "published"
+            | "deployed"
+            | "merged"
+            | "saved"
+            | "done"
     )
 }
 

@@ -403,7 +403,10 @@ fn single_phrases(
         if let Some((a, b)) = m.first(kind) {
             // "Do not expose the password in your responses" keeps a secret
             // from leaking; it hides nothing from the user.
-            if kind == Kind::Conceal && protects_a_secret(&s.text.plain, a, b) {
+            if kind == Kind::Conceal
+                && (protects_a_secret(&s.text.plain, a, b)
+                    || restrains_a_claim(&s.text.plain, a, b))
+            {
                 continue;
             }
             // "Admin override" on a tool named `admin_override` names the
@@ -516,6 +519,21 @@ fn names_the_capability(s: &Subject<'_, '_>, phrase: &str) -> bool {
     use crate::analysis::directive::name_words;
     let name = name_words(&s.field.target.name);
     !phrase.contains(':') && !name.is_empty() && name_words(phrase) == name
+}
+
+/// Whether the concealment phrase at `a..b` holds back a claim of success
+/// until it is true: "Never tell the user a refund succeeded unless the
+/// status is `succeeded`" keeps the agent honest; it hides nothing.
+fn restrains_a_claim(plain: &str, a: usize, b: usize) -> bool {
+    let sent = sentence(plain, a, b);
+    let Some(rest) = plain.get(b..sent.end) else {
+        return false;
+    };
+    rest.find(" unless ").is_some_and(|u| {
+        rest[..u]
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(crate::analysis::directive::is_success_word)
+    })
 }
 
 /// Whether the concealment phrase at `a..b` protects a secret rather than
