@@ -1310,7 +1310,7 @@ const STEMS: &[(Cues, &str)] = &[
     // objects that matter), so the rules and the model see their shape.
     (
         YOU,
-        "tuo tua tuoi tue sen senin sana siz sizin ty twój twoja twoje wam anda kamu bạn أنت لك आप तुम",
+        "tuo tua tuoi tue sen senin sana siz sizin ty twój twoja twoje wam anda kamu bạn أنت لك आप तुम आपके आपका आपकी",
     ),
     (
         AGENT,

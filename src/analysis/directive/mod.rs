@@ -3000,8 +3000,10 @@ fn sentence_cues(
                     let mild = claimed.is_some_and(mild_claim);
                     // A quoted claim, a milder word (without its quotes or
                     // backticks), or one of the claims a report is turned into.
+                    // "report all rows as imported": a claim of success.
                     let claim = !negated_report
                         && (mild
+                            || claimed.is_some_and(is_success_word)
                             || tokens.get(k + 1).is_some_and(|n| {
                                 n.kind == TokKind::Quote
                                     || word_marks(&plain[n.range.clone()]) & wm::CLAIM != 0
@@ -5992,6 +5994,9 @@ fn classify(
             hazard_left_out
                 || hazard_relabelled
                 || (m.success_despite_failure && dir(V_TELL | V_REPORT))
+                // "drop the warnings from the result and report every row
+                // as imported": what went wrong left out, success claimed.
+                || (m.reframe && has(OMIT) && d != 0 && !contract.parameter)
                 || (has(N_RESULT) && has(COMPARE) && (m.percent || m.than_actual))
                 || (m.reframe && m.quote)
                 // "downgrade every critical finding to low", said to the agent.
