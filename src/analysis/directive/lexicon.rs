@@ -1344,6 +1344,8 @@ const STEMS: &[(Cues, &str)] = &[
         V_RUN | BASE,
         "esegui eseguire lancia çalıştır* yürüt* uruchom* wykonaj* jalankan eksekusi chạy thực+thi شغل نفذ चलाएं चलाओ",
     ),
+    // Italian copying, as orders ("non copiare i valori in chat").
+    (V_PUT | BASE, "copiare copiate incollare incollate"),
     (
         V_SEND | BASE,
         "invia inviare inoltra carica gönder* ilet* yükle* wyślij* prześlij* przekaż* kirim kirimkan unggah teruskan gửi chuyển+tiếp tải+lên أرسل ارسل حمّل भेजें भेजो अपलोड चिपकाएँ चिपकाएं डालें भरें",

@@ -1885,7 +1885,7 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
         .ok()
         .and_then(Result::ok)
         .unwrap_or_default();
-    let seg = segment::segment_into(plain, upper, spare.seg);
+    let seg = segment::segment_into(plain, &upper, spare.seg);
     let lex = &*LEXICON;
     let tokens = &seg.tokens;
     let mut tok_cues = spare.tok_cues;
@@ -1906,7 +1906,16 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
         if t.kind != TokKind::Word {
             continue;
         }
-        let (c, longest, roles) = lex.word_and_phrase_len(&plain[t.range.clone()]);
+        let (mut c, longest, roles) = lex.word_and_phrase_len(&plain[t.range.clone()]);
+        // English "I" is written upper-case; a lower-case "i" is the
+        // Italian article ("i valori"), not the capability speaking.
+        if c & SELF != 0
+            && t.range.len() == 1
+            && plain.as_bytes()[t.range.start] == b'i'
+            && !upper(t.range.start)
+        {
+            c &= !SELF;
+        }
         french_ne |= c & NEG != 0 && {
             let w = plain[t.range.clone()].as_bytes();
             w == b"ne" || (w.len() > 2 && w[0] == b'n' && matches!(w[1], b'\'' | 0xE2))
