@@ -463,8 +463,8 @@ fn soft_tag(tag: &str) -> bool {
 /// Whether the text an emphasis tag opens at `from` (up to the next closing
 /// tag) carries something worth taking or pushing — data, secrets, the
 /// conversation, a command, an address, a call to another server's tool, a
-/// promotion,
-/// something done quietly — and nothing that keeps the user in control.
+/// promotion, something done quietly — and nothing that keeps the user in
+/// control.
 /// "<important>Always pass `limit` …</important>" holds usage notes.
 fn tag_holds_loaded(
     reading: &crate::analysis::directive::Reading,
@@ -835,16 +835,16 @@ fn send_to(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Matches)
                 continue;
             }
             let sent = sentence(plain, whole.start(), whole.end());
-            let side_channel = m.any_in(Kind::SideChannel, &sent) || m.any_in(Kind::Conceal, &sent);
-            let approved = is_tool && names.approved_tools.contains_key(dest_name);
-            // A fixed address the model is told to send to is a drop box,
-            // whatever the wording around it.
-            let ordered_address = !is_tool && STRONG_DIRECTIVE.is_match(&plain[sent.clone()]);
             // "Do not post to #general unless the user names it": a
             // destination ruled out.
             if prohibited(plain, &sent, whole.start()) {
                 continue;
             }
+            let side_channel = m.any_in(Kind::SideChannel, &sent) || m.any_in(Kind::Conceal, &sent);
+            let approved = is_tool && names.approved_tools.contains_key(dest_name);
+            // A fixed address the model is told to send to is a drop box,
+            // whatever the wording around it.
+            let ordered_address = !is_tool && STRONG_DIRECTIVE.is_match(&plain[sent.clone()]);
             if side_channel || approved || ordered_address {
                 s.report(
                     sink,
