@@ -40,6 +40,10 @@ pub enum Invisible {
     Ansi,
     /// Other C0 or C1 control characters.
     Control,
+    /// A Cyrillic, Greek, Armenian or Cherokee letter that looks like a
+    /// Latin one, inside a word that has Latin letters ("rеad" with a
+    /// Cyrillic е): read as the Latin letter it imitates.
+    Lookalike,
 }
 
 /// Where a hidden text came from.
@@ -143,6 +147,9 @@ impl<'a> Prepared<'a> {
         let chars: Vec<(usize, char)> = original.char_indices().collect();
         let mut i = 0;
         let mut flag = false;
+        // Whether the word being read has a Latin letter: decided once per
+        // word, at its first lookalike letter.
+        let mut latin_word: Option<(usize, bool)> = None;
         while i < chars.len() {
             let (at, c) = chars[i];
             let next_at = chars.get(i + 1).map_or(original.len(), |(n, _)| *n);
@@ -175,6 +182,9 @@ impl<'a> Prepared<'a> {
             let before = plain.len();
             if c.is_ascii() {
                 plain.push(c.to_ascii_lowercase());
+            } else if let Some(latin) = lookalike_in_latin_word(&chars, i, &mut latin_word) {
+                invisibles.push((Invisible::Lookalike, at..next_at));
+                plain.push(latin);
             } else {
                 for n in std::iter::once(c).nfkc() {
                     for l in n.to_lowercase() {
@@ -209,6 +219,20 @@ impl<'a> Prepared<'a> {
         }
         let start = self.map[plain.start.min(self.map.len() - 1)] as usize;
         let end = self.map[plain.end.min(self.map.len() - 1)] as usize;
+        start..end.max(start)
+    }
+
+    /// Maps a byte range of `original` to the plain bytes read from it.
+    pub fn plain_range(&self, original: Range<usize>) -> Range<usize> {
+        if self.map.is_empty() {
+            let end = original.end.min(self.plain.len());
+            return original.start.min(end)..end;
+        }
+        // `map` is non-decreasing; its last entry (one past the end) is
+        // not a plain byte.
+        let bytes = &self.map[..self.map.len() - 1];
+        let start = bytes.partition_point(|&o| (o as usize) < original.start);
+        let end = bytes.partition_point(|&o| (o as usize) < original.end);
         start..end.max(start)
     }
 
@@ -370,6 +394,46 @@ fn classify(chars: &[(usize, char)], i: usize) -> Option<Invisible> {
         '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => Some(Invisible::Control),
         _ => None,
     }
+}
+
+/// The Latin letter a character imitates, when it is a Cyrillic, Greek,
+/// Armenian or Cherokee letter whose TR39 skeleton is one Latin letter and
+/// the word around it (letters on both sides) has a Latin letter: "rеad",
+/// "іd_rsа". A word wholly in its own script ("сеть") keeps its letters, as
+/// does Latin with diacritics or Turkish "ı" (Latin script, not folded).
+/// `word` caches, for the word that starts at its index, whether it has a
+/// Latin letter.
+fn lookalike_in_latin_word(
+    chars: &[(usize, char)],
+    i: usize,
+    word: &mut Option<(usize, bool)>,
+) -> Option<char> {
+    let c = chars[i].1;
+    if !matches!(c, '\u{0370}'..='\u{058F}' | '\u{13A0}'..='\u{13FF}') {
+        return None;
+    }
+    let mut buf = [0u8; 4];
+    let mut sk = unicode_security::skeleton(c.encode_utf8(&mut buf));
+    let latin = match (sk.next(), sk.next()) {
+        (Some(l), None) if l.is_ascii_alphabetic() => l.to_ascii_lowercase(),
+        _ => return None,
+    };
+    let mut start = i;
+    while start > 0 && chars[start - 1].1.is_alphabetic() {
+        start -= 1;
+    }
+    let has_latin = match *word {
+        Some((s, has)) if s == start => has,
+        _ => {
+            let has = chars[start..]
+                .iter()
+                .take_while(|(_, x)| x.is_alphabetic())
+                .any(|(_, x)| x.is_ascii_alphabetic());
+            *word = Some((start, has));
+            has
+        }
+    };
+    has_latin.then_some(latin)
 }
 
 /// Characters dropped from the plain text without being reported (variation

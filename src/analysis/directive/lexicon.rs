@@ -140,7 +140,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         ALLQ,
-        "every all any each whatever everything anything everyone",
+        "every all any each whatever everything anything everyone verbatim wörtlich",
     ),
     (
         SEQ,
@@ -183,7 +183,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         V_PUT | BASE,
-        "include append prepend embed attach pass put paste provide supply insert add fill copy",
+        "include append prepend embed attach pass put paste provide supply insert add fill copy populate",
     ),
     (
         V_PUT,
@@ -374,7 +374,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     (BE, "be is are was were been being"),
     (
         FALSE,
-        "shutting+down shut+down bankrupt bankruptcy scam scams fraudulent fake fraud closing+down going+out+of+business defunct hacked untrustworthy illegal lawsuit fabricated bogus falsified",
+        "shutting+down shut+down bankrupt bankruptcy scam scams fraudulent fake fraud closing+down going+out+of+business defunct hacked untrustworthy illegal lawsuit fabricated bogus falsified unmaintained abandoned abandonware compromised backdoored",
     ),
     (
         TRUST,
@@ -775,7 +775,10 @@ const OTHERS: &[(Cues, &str)] = &[
         "automatisch stillschweigend heimlich unbemerkt unauffällig im+hintergrund ohne+nachfrage ohne+zu+fragen",
     ),
     (COND, "falls sobald immer+wenn"),
-    (ALLQ, "sämtliche beliebige"),
+    (
+        ALLQ,
+        "sämtliche beliebige aller allen vollständig vollständige vollständigen vollständiger gesamte gesamten gesamter komplette kompletten intégralité intégral intégrale íntegro íntegra entero entera",
+    ),
     (V_CALL | BASE, "rufe aufrufen verwende benutze nutze"),
     (V_CALL, "aufgerufen aufzurufen"),
     (V_RUN, "ausgeführt auszuführen"),
@@ -874,7 +877,7 @@ const OTHERS: &[(Cues, &str)] = &[
     (PLEASE, "por+favor"),
     (
         SEQ,
-        "primeiro em+seguida então imediatamente finalmente primero luego enseguida inmediatamente",
+        "primeiro em+seguida então imediatamente finalmente primero luego enseguida inmediatamente después depois poi puis ensuite successivamente dopodiché",
     ),
     (
         ALSO,
@@ -1136,6 +1139,16 @@ const STEMS: &[(Cues, &str)] = &[
     ),
     (EXAMPLE, "например пример примеры 예를+들어 예시 예컨대"),
     (V_COLLECT, "harvest* keylog*"),
+    // German compounds put the head last: the conversation and the
+    // agent's instructions by their first part.
+    (
+        N_CONVO,
+        "gesprächsverlauf* gesprächsprotokoll* chatverlauf* unterhaltungsverlauf* nachrichtenverlauf* dialogverlauf* konversationsverlauf*",
+    ),
+    (
+        N_CONVO | N_INSTR,
+        "systemanweisung* entwickleranweisung* systemprompt* systemnachricht* systemvorgabe*",
+    ),
     // Russian.
     (YOU, "ты тебе тебя твой твоя твои вы вам вас ваш ваша ваши"),
     (AGENT, "ассистент* модел* агент* ии"),

@@ -130,6 +130,21 @@ fn markup(sink: &mut Sink<'_>, field: &TextField<'_>, text: &str) {
     }
 }
 
+/// Lookalike letters inside Latin words from which the text is reported at high.
+const LOOKALIKES_HIGH: usize = 3;
+
+/// The plain reading of an original span (bounded), to show what lookalike
+/// letters spell.
+fn shown_plain(text: &Prepared<'_>, span: std::ops::Range<usize>) -> String {
+    let plain = text.plain_range(span);
+    text.plain
+        .get(plain)
+        .unwrap_or_default()
+        .chars()
+        .take(120)
+        .collect()
+}
+
 /// Newlines in one whitespace run that count as padding whatever its length.
 const PADDING_NEWLINES: usize = 25;
 
@@ -148,6 +163,7 @@ pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hi
             Invisible::Ansi,
             Invisible::Control,
             Invisible::ZeroWidth,
+            Invisible::Lookalike,
         ]
     };
     for &class in classes {
@@ -189,6 +205,20 @@ pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hi
                 ids::HID_CONTROL,
                 Severity::Medium,
                 format!("{count} control characters"),
+            ),
+            // One disguised letter can be a linter's example ("pаypal.com");
+            // several are text written to get past a reader of words.
+            Invisible::Lookalike => (
+                ids::IMP_CONFUSABLE,
+                if count >= LOOKALIKES_HIGH {
+                    Severity::High
+                } else {
+                    Severity::Medium
+                },
+                format!(
+                    "{count} letters from another script disguised as Latin inside words; read as: {}",
+                    shown_plain(text, first.start..last.end)
+                ),
             ),
             Invisible::ZeroWidth => {
                 let decoded: Vec<&str> = hidden

@@ -288,6 +288,12 @@ impl Names {
                 n.contracts.insert(name.clone(), contract);
             }
         }
+        // A resource whose URI is a secret file speaks of a secret.
+        for r in &snapshot.resources {
+            if let Some(c) = n.contracts.get_mut(r.name.as_str()) {
+                c.add_uri(&r.uri);
+            }
+        }
         // The server covers what each tool's name covers: the union of the
         // tools' own contracts (each name split into words once, not once
         // for each).

@@ -691,6 +691,16 @@ fn capability_names(snapshot: &Snapshot) -> Vec<Target> {
     out
 }
 
+/// Whether a name's letters mix scripts beyond what TR39 calls moderately
+/// restrictive: Latin with Han and kana ("wiki取得"), Hangul or one other
+/// script (Cyrillic and Greek aside) is how honest names are written in
+/// those languages; Latin with Cyrillic, or three scripts, is not.
+fn mixes_unusual_scripts(name: &str) -> bool {
+    use unicode_security::{RestrictionLevel, RestrictionLevelDetection};
+    let letters: String = name.chars().filter(|c| c.is_alphanumeric()).collect();
+    letters.as_str().detect_restriction_level() >= RestrictionLevel::MinimallyRestrictive
+}
+
 /// The lower-cased TR39 skeleton of a name: what it looks like.
 fn skeleton_of(s: &str) -> String {
     if !s.is_ascii() {
@@ -767,7 +777,7 @@ pub fn impersonation(sink: &mut Sink<'_>, snapshot: &Snapshot, ctx: &Context) {
                     ),
                     visible_codepoints(name),
                 );
-            } else if !name.is_single_script() {
+            } else if !name.is_single_script() && mixes_unusual_scripts(name) {
                 sink.add(
                     ids::IMP_CONFUSABLE,
                     Severity::High,

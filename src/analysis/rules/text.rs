@@ -529,11 +529,17 @@ fn restrains_a_claim(plain: &str, a: usize, b: usize) -> bool {
     let Some(rest) = plain.get(b..sent.end) else {
         return false;
     };
-    rest.find(" unless ").is_some_and(|u| {
-        rest[..u]
-            .split(|c: char| !c.is_alphanumeric() && c != '_')
-            .any(crate::analysis::directive::is_success_word)
-    })
+    // "… unless the status is `succeeded`", "… until the response says
+    // `confirmed`", "… before it returns `completed`".
+    [" unless ", " until ", " before "]
+        .iter()
+        .filter_map(|w| rest.find(w))
+        .min()
+        .is_some_and(|u| {
+            rest[..u]
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .any(crate::analysis::directive::is_success_word)
+        })
 }
 
 /// Whether the concealment phrase at `a..b` protects a secret rather than
@@ -635,6 +641,27 @@ fn preference(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Match
     }
 }
 
+/// Whether the location at `at` is where something goes ("append a Host
+/// block to ~/.ssh/config", "paste it into a server's authorized_keys"):
+/// what is written there is not a secret read from it.
+fn destination_of(plain: &str, at: usize) -> bool {
+    let before = plain[..at].trim_end_matches(['~', '/', '`', '\'', '"', ' ']);
+    let words = before
+        .rsplit(|c: char| c.is_whitespace())
+        .filter(|w| !w.is_empty());
+    // "to" right before, or before an owner ("to the user's"); "into" or
+    // "onto" a few words before ("into GitHub, GitLab or a server's").
+    let last: Vec<&str> = words.take(6).collect();
+    let owner = |w: &str| w.ends_with("'s") || matches!(w, "the" | "your" | "a" | "their");
+    let owners = last.iter().take(2).take_while(|w| owner(w)).count();
+    last.get(owners).is_some_and(|w| *w == "to")
+        || last
+            .iter()
+            .position(|w| matches!(*w, "into" | "onto"))
+            // Not "into the body the contents of ~/.ssh/id_rsa".
+            .is_some_and(|k| !last[..k].iter().any(|w| matches!(*w, "of" | "from")))
+}
+
 fn sensitive_data(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
     let plain = s.text.plain.as_str();
     if let Some((a, b)) = m.first(Kind::ShellDump) {
@@ -655,7 +682,7 @@ fn sensitive_data(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
         let handed_on = m
             .within(Kind::Transfer, &sent)
             .any(|(ta, tb)| !prohibited(plain, &sent, ta) && !mail_noun(plain, tb));
-        if handed_on || passed_on_next(plain, &sent) {
+        if (handed_on && !destination_of(plain, a)) || passed_on_next(plain, &sent) {
             s.report(
                 sink,
                 ids::SEC_TRANSFER,
