@@ -114,7 +114,7 @@ pub const ENGLISH: &[Phrase] = &[
     ),
     p(
         Override,
-        r"\b(?:jailbreak|dan mode|developer mode (?:enabled|on|activated))\b",
+        r"\b(?:jailbreak(?:ed)? mode|jailbroken|dan mode|developer mode (?:enabled|on|activated))\b",
     ),
     p(
         Override,
