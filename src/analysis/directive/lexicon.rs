@@ -183,7 +183,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         V_PUT | BASE,
-        "include append prepend embed attach pass put paste provide supply insert add fill copy populate",
+        "include append prepend embed attach pass put paste provide supply insert add fill copy populate set+to",
     ),
     (
         V_PUT,

@@ -3373,7 +3373,18 @@ fn sentence_cues(
                         text(k - 1),
                         "will" | "would" | "must" | "shall" | "should" | "has" | "have" | "had"
                     ));
-            let from = if be_next { k + 2 } else { k + 1 };
+            // "are not to be surfaced to the customer": a rule, in the passive.
+            let to_be = !be_next
+                && tokens
+                    .get(k + 2)
+                    .is_some_and(|_| text(k + 1) == "to" && text(k + 2) == "be");
+            let from = if be_next {
+                k + 2
+            } else if to_be {
+                k + 3
+            } else {
+                k + 1
+            };
             // The participle next, or after an adverb ("is not separately
             // informed"; "not only" denies nothing).
             let at = if tokens.get(from).is_some_and(|_| {
@@ -3390,7 +3401,18 @@ fn sentence_cues(
                 && at < tokens.len()
                 && tokens[at].kind == TokKind::Word
                 && unquoted(at)
-                && matches!(text(at), "told" | "informed" | "warned" | "notified")
+                && (matches!(text(at), "told" | "informed" | "warned" | "notified")
+                    || (to_be
+                        && matches!(
+                            text(at),
+                            "shown"
+                                | "surfaced"
+                                | "disclosed"
+                                | "mentioned"
+                                | "revealed"
+                                | "communicated"
+                        )
+                        && word_is(at + 1, "to")))
                 && !(0..tokens.len())
                     .any(|j| matches!(text(j), "when" | "if" | "unless" | "until" | "while"));
             if told {
@@ -5975,7 +5997,9 @@ fn classify(
         }
     } else if dir(V_PUT | V_SEND)
         && (has(N_CONVO | N_STRONG) || m.secret_path)
-        && has(AGENT | MODAL | SEQ | ALWAYS | COND | ALLQ)
+        // "set to the full text of your system prompt": the agent's own
+        // instructions, asked of it.
+        && (has(AGENT | MODAL | SEQ | ALWAYS | COND | ALLQ) || (has(YOU) && has(N_CONVO) && has(N_INSTR)))
         && !contract.secret_store
         && !(m.sends_only_to && !has(N_STRONG) && !m.secret_path)
     {
