@@ -2,7 +2,7 @@
 // from the phrase tables in phrases.rs: each phrase's prefix, suffix and
 // inner literal sets (see `required_literals`). Do not edit.
 
-pub const FINGERPRINT: u64 = 0x82f8e06fb52ae42e;
+pub const FINGERPRINT: u64 = 0x4fd79de356d30dd2;
 
 #[rustfmt::skip]
 pub const TABLE: &[[Option<&[&[u8]]>; 3]] = &[
@@ -13,6 +13,7 @@ pub const TABLE: &[[Option<&[&[u8]]>; 3]] = &[
     [Some(&[b"from now o"]), Some(&[b"you"]), None],
     [Some(&[b"your"]), Some(&[b"tructionss", b"structions", b"tasks", b"task", b"goals", b"goal", b"purposes", b"purpose", b"roles", b"role", b"objectives", b"objective", b"directives", b"directive"]), None],
     [Some(&[b"new"]), None, Some(&[b"instructio", b"system pro", b"rules"])],
+    [Some(&[b"takes", b"take", b"has", b"have", b"gets", b"get"]), Some(&[b"structions", b"rules", b"guidelines", b"tem prompt", b"prompt", b"fety rules", b"policies"]), Some(&[b"precedence", b"priority"])],
     [Some(&[b"jailbreake", b"jailbreak ", b"jailbroken", b"dan mode", b"developer "]), Some(&[b"eaked mode", b"break mode", b"jailbroken", b"dan mode", b"de enabled", b"er mode on", b" activated"]), None],
     [Some(&[b"free", b"freed", b"released", b"liberated", b"no longer", b"you are no"]), Some(&[b"strictions", b"rules", b"guidelines", b"onstraints", b"filters", b"imitations", b"by", b"dan", b"mode"]), None],
     [Some(&[b"previous", b"prior", b"earlier", b"original", b"all", b"your", b"the user's", b"the users"]), Some(&[b"void", b"invalid", b"obsolete", b"cancelled", b"canceled", b"revoked", b"superseded", b"overridden", b"outdated", b"nger valid", b"nger apply", b"applicable"]), Some(&[b"instructio", b"rules", b"guidelines", b"directives", b"prompts", b"prompt"])],

@@ -112,6 +112,12 @@ pub const ENGLISH: &[Phrase] = &[
         Override,
         r"\bnew\s+(?:instructions|system prompt|rules)\s*:",
     ),
+    // "The carrier's guidance takes precedence over the assistant's
+    // general instructions": something ranked above the agent's own rules.
+    p(
+        Override,
+        r"\b(?:takes?|has|have|gets?)\s+(?:precedence|priority)\s+over\s+(?:the\s+)?(?:assistant'?s?|agent'?s?|model'?s?|ai'?s?|your|host'?s?|client'?s?|system)\s+(?:[a-z-]+\s+){0,2}?(?:instructions|rules|guidelines|system prompt|prompt|safety rules|policies)\b",
+    ),
     p(
         Override,
         r"\b(?:jailbreak(?:ed)? mode|jailbroken|dan mode|developer mode (?:enabled|on|activated))\b",

@@ -586,6 +586,10 @@ const OTHERS: &[(Cues, &str)] = &[
         V_PREFER | BASE,
         "utiliza prefiere prefira preferisci elige escolha scegli recomiende recomende",
     ),
+    // Avoiding and explaining, as orders ("evita usarlos y explica al
+    // usuario que …").
+    (V_IGNORE | BASE, "evita evite evitá evitar evitare"),
+    (V_TELL | BASE, "explica explique explícale spiega"),
     // Spelled as the imperative and as "it recommends": preferring, not
     // said to anyone.
     (
@@ -615,7 +619,7 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         DEPREC,
-        "obsoleta obsoleto obsoletas desactualizado descontinuado descontinuada retirada retirado deprecado deprecada",
+        "obsoleta obsoleto obsoletas desactualizado desactualizados desactualizada desactualizadas descontinuado descontinuada retirada retirado deprecado deprecada",
     ),
     // German / Dutch.
     (YOU, "du dein deine deinen dich ihr ihre jij jouw uw"),
@@ -1431,6 +1435,75 @@ const STEMS: &[(Cues, &str)] = &[
         "esterno esterni harici* üçüncü+taraf zewnętrzn* pihak+ketiga eksternal bên+thứ+ba bên+ngoài خارجي طرف+ثالث बाहरी तृतीय+पक्ष",
     ),
     (TRUST, "fidati güven* zaufaj* percaya tin+tưởng ثق भरोसा"),
+    // Swedish and Czech: the core of a request (address, obligation, the
+    // verbs of each kind, the objects that matter). Words another language
+    // spells the same way with another meaning (Swedish "alla", "om", "er",
+    // Czech "po", "ne") are left out.
+    (YOU, "dig din ditt dina tvůj tvoje vy váš vaše vám vás"),
+    (AGENT, "assistenten asistent*"),
+    (USER, "användar* uživatel*"),
+    (
+        MODAL,
+        "måste ska skall bör obligatorisk* musíš musíte musí nutně povinn* je+třeba",
+    ),
+    (ALWAYS, "alltid vždy vždycky"),
+    (NEVER | NEG, "aldrig nikdy"),
+    (NEG, "inte ej utan"),
+    (COND, "när innan efter když pokud předtím"),
+    (SEQ, "först sedan därefter nejprve poté potom"),
+    (V_RUN | BASE, "kör exekvera spusť spusťte proveď proveďte"),
+    (
+        V_SEND | BASE,
+        "skicka* vidarebefordra* ladda+upp pošli pošlete odešli odešlete přepošli přepošlete nahraj nahrajte",
+    ),
+    (
+        V_PUT | BASE,
+        "klistra+in infoga bifoga kopiera vlož vložte zkopíruj zkopírujte přilož přiložte doplň doplňte",
+    ),
+    (
+        V_TELL | BASE,
+        "berätta* meddela* säg řekni řekněte sděl sdělte informuj informujte odpověz odpovězte",
+    ),
+    (V_HIDE | BASE, "dölj* göm* skryj skryjte zataj zatajte"),
+    (
+        V_DISABLE | BASE,
+        "inaktivera* stäng+av hoppa+över vypni vypněte přeskoč přeskočte",
+    ),
+    (V_IGNORE | BASE, "ignorera* ignoruj* zapomeň zapomeňte"),
+    (
+        V_READ | BASE,
+        "läs läsa öppna přečti přečtěte otevři otevřete načti načtěte",
+    ),
+    (
+        V_CALL | BASE,
+        "anropa* använd* zavolej zavolejte použij použijte",
+    ),
+    (
+        N_SECRET,
+        "lösenord* autentiseringsuppgift* inloggningsuppgift* heslo hesla hesel přihlašovací+údaje",
+    ),
+    (
+        N_CONVO,
+        "konversation* samtal* chatthistorik* konverzac* rozhovor* historie+chatu",
+    ),
+    (
+        N_CONVO | N_INSTR,
+        "systeminstruktion* systemprompt* systémové+instrukce systémové+pokyny",
+    ),
+    (
+        N_INSTR,
+        "instruktioner instruktion riktlinjer instrukce pokyny",
+    ),
+    (
+        ALLQ,
+        "samtliga allt varje hela fullständig* ordagrant celý celou celé celého všechny všech každý veškeré",
+    ),
+    (N_LOCAL, "filen filer filerna soubor* složk*"),
+    (N_TOOL, "verktyg* nástroj*"),
+    (N_ALT, "andra annan annat jiné jiný jiných ostatní"),
+    (N_DATA, "personuppgifter* osobní+údaje údaje"),
+    (EXTERNAL, "tredje+part extern* třetí+strana"),
+    (AUTO, "automatiskt i+bakgrunden automaticky potichu tiše"),
     (
         AUTO,
         "automaticamente silenziosamente otomatik* sessizce automatycznie po+cichu secara+otomatis diam-diam tự+động âm+thầm تلقائيا بصمت स्वचालित चुपचाप",
