@@ -149,7 +149,7 @@ impl<'a> Prepared<'a> {
         let mut flag = false;
         // Whether the word being read has a Latin letter: decided once per
         // word, at its first lookalike letter.
-        let mut latin_word: Option<(usize, bool)> = None;
+        let mut latin_word: Option<(usize, usize, bool)> = None;
         while i < chars.len() {
             let (at, c) = chars[i];
             let next_at = chars.get(i + 1).map_or(original.len(), |(n, _)| *n);
@@ -401,12 +401,12 @@ fn classify(chars: &[(usize, char)], i: usize) -> Option<Invisible> {
 /// the word around it (letters on both sides) has a Latin letter: "rеad",
 /// "іd_rsа". A word wholly in its own script ("сеть") keeps its letters, as
 /// does Latin with diacritics or Turkish "ı" (Latin script, not folded).
-/// `word` caches, for the word that starts at its index, whether it has a
-/// Latin letter.
+/// `word` caches the bounds of the last word measured (as indices into
+/// `chars`) and whether it has a Latin letter.
 fn lookalike_in_latin_word(
     chars: &[(usize, char)],
     i: usize,
-    word: &mut Option<(usize, bool)>,
+    word: &mut Option<(usize, usize, bool)>,
 ) -> Option<char> {
     let c = chars[i].1;
     if !matches!(c, '\u{0370}'..='\u{058F}' | '\u{13A0}'..='\u{13FF}') {
@@ -418,18 +418,25 @@ fn lookalike_in_latin_word(
         (Some(l), None) if l.is_ascii_alphabetic() => l.to_ascii_lowercase(),
         _ => return None,
     };
-    let mut start = i;
-    while start > 0 && chars[start - 1].1.is_alphabetic() {
-        start -= 1;
-    }
+    // The word is measured once, at its first such letter: every other
+    // letter of it reads the cache, so a hostile run of letters costs one
+    // pass, not one per letter.
     let has_latin = match *word {
-        Some((s, has)) if s == start => has,
+        Some((start, end, has)) if start <= i && i < end => has,
         _ => {
-            let has = chars[start..]
+            let alphabetic = |k: usize| chars[k].1.is_alphabetic();
+            let mut start = i;
+            while start > 0 && alphabetic(start - 1) {
+                start -= 1;
+            }
+            let mut end = i + 1;
+            while end < chars.len() && alphabetic(end) {
+                end += 1;
+            }
+            let has = chars[start..end]
                 .iter()
-                .take_while(|(_, x)| x.is_alphabetic())
                 .any(|(_, x)| x.is_ascii_alphabetic());
-            *word = Some((start, has));
+            *word = Some((start, end, has));
             has
         }
     };
@@ -1053,6 +1060,34 @@ fn push_reversed(text: &str, span: Range<usize>, out: &mut Vec<Hidden>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lookalike_letters_are_folded_only_inside_latin_words() {
+        // Cyrillic е and а inside English words; a Russian word untouched.
+        let p = Prepared::new("rеad the dаta, сеть");
+        assert_eq!(p.plain, "read the data, сеть");
+        let folded = p
+            .invisibles
+            .iter()
+            .filter(|(c, _)| *c == Invisible::Lookalike)
+            .count();
+        assert_eq!(folded, 2);
+        // Turkish dotless ı is Latin: kept.
+        assert_eq!(Prepared::new("kullanıcı").plain, "kullanıcı");
+        // The plain bytes read from an original span.
+        let span = p.original.find("dаta").expect("present");
+        let plain = p.plain_range(span..span + "dаta".len());
+        assert_eq!(&p.plain[plain], "data");
+    }
+
+    #[test]
+    fn a_long_run_of_mixed_letters_is_read_in_one_pass() {
+        // One word of 60,000 letters, every other one Cyrillic: each
+        // letter reads the word's cached measure instead of rescanning it.
+        let hostile = "aа".repeat(30_000);
+        let p = Prepared::new(&hostile);
+        assert!(p.plain.bytes().all(|b| b == b'a'));
+    }
 
     /// The longest run and the hex digits counted byte by byte, kept to
     /// check [`blob_bounds`].
