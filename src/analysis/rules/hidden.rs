@@ -44,6 +44,26 @@ static SCRIPT_URL: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// Whether `span` lies in a markdown code span (an odd number of backticks
+/// before it on its line and one after it there) or a fenced block (an odd
+/// number of fences before it).
+fn in_code(text: &str, span: std::ops::Range<usize>) -> bool {
+    let before = &text[..span.start];
+    if before.matches("```").count() % 2 == 1 {
+        return true;
+    }
+    let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+    let opened = text[line_start..span.start]
+        .bytes()
+        .filter(|&b| b == b'`')
+        .count()
+        % 2
+        == 1;
+    let rest = &text[span.end..];
+    let line_end = rest.find('\n').unwrap_or(rest.len());
+    opened && rest[..line_end].contains('`')
+}
+
 /// Cheap test before the markup regexes: a `<`, or a colon or entity after
 /// `script`/`data`.
 fn may_hold_markup(text: &str) -> bool {
@@ -94,6 +114,12 @@ fn markup(sink: &mut Sink<'_>, field: &TextField<'_>, text: &str) {
         return;
     }
     if let Some(c) = MARKUP.captures(text) {
+        let span = c.get(0).expect("whole match").range();
+        // Inside a code span or fence, markdown shows the element as text
+        // (a security tool's "`<script>alert(1)</script>` for reflected
+        // XSS"); a client that renders raw HTML would still run it, so it
+        // stays a finding, at medium.
+        let shown_as_code = in_code(text, span.clone());
         let (severity, what) = if c.name("script").is_some() {
             (Severity::High, "A script element")
         } else if c.name("handler").is_some() {
@@ -101,7 +127,11 @@ fn markup(sink: &mut Sink<'_>, field: &TextField<'_>, text: &str) {
         } else {
             (Severity::Medium, "A frame, object or redirecting element")
         };
-        let span = c.get(0).expect("whole match").range();
+        let severity = if shown_as_code {
+            Severity::Medium
+        } else {
+            severity
+        };
         sink.add(
             ids::HID_MARKUP,
             severity,
@@ -462,6 +492,24 @@ mod tests {
             .into_iter()
             .map(|f| (f.severity, f.evidence))
             .collect()
+    }
+
+    #[test]
+    fn markup_shown_as_code_is_medium() {
+        for text in [
+            "Payload examples: `<script>alert(document.domain)</script>` for reflected XSS.",
+            "Example:\n```html\n<img src=x onerror=alert(1)>\n```\nUse it on your own site.",
+        ] {
+            let found = markup_of(text, FieldKind::Prose);
+            assert_eq!(found.len(), 1, "{text}");
+            assert_eq!(found[0].0, Severity::Medium, "{text}");
+        }
+        // A backtick elsewhere on the line does not make it code.
+        let found = markup_of(
+            "Run `make` first. <script>steal()</script>",
+            FieldKind::Prose,
+        );
+        assert_eq!(found[0].0, Severity::High);
     }
 
     #[test]
