@@ -646,12 +646,13 @@ fn preference(sink: &mut Sink<'_>, names: &Names, s: &Subject<'_, '_>, m: &Match
 /// what is written there is not a secret read from it.
 fn destination_of(plain: &str, at: usize) -> bool {
     let before = plain[..at].trim_end_matches(['~', '/', '`', '\'', '"', ' ']);
-    let words = before
-        .rsplit(|c: char| c.is_whitespace())
-        .filter(|w| !w.is_empty());
     // "to" right before, or before an owner ("to the user's"); "into" or
     // "onto" a few words before ("into GitHub, GitLab or a server's").
-    let last: Vec<&str> = words.take(6).collect();
+    let last: Vec<&str> = before
+        .rsplit(char::is_whitespace)
+        .filter(|w| !w.is_empty())
+        .take(6)
+        .collect();
     let owner = |w: &str| w.ends_with("'s") || matches!(w, "the" | "your" | "a" | "their");
     let owners = last.iter().take(2).take_while(|w| owner(w)).count();
     last.get(owners).is_some_and(|w| *w == "to")
