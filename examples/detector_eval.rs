@@ -15,6 +15,39 @@ use corpus::{Class, Split};
 use gatehouse::analysis::{self, Context, RulesConfig, Severity};
 use gatehouse::snapshot::Target;
 
+/// Scores a labelled folder (see `--probe`).
+fn probe(dir: &std::path::Path) {
+    let labels: BTreeMap<String, serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("labels.json")).expect("labels.json"))
+            .expect("labels");
+    let (mut attacks, mut caught, mut honest, mut fp) = (0, 0, 0, 0);
+    for (id, label) in &labels {
+        let text = std::fs::read(dir.join(format!("{id}.json"))).expect("a case file");
+        let snapshot: gatehouse::snapshot::Snapshot =
+            serde_json::from_slice(&text).expect("a snapshot");
+        let report = analysis::analyze(&snapshot, &Context::default(), &RulesConfig::default());
+        let high = report.findings.iter().any(|f| f.severity >= Severity::High);
+        match label["kind"].as_str() {
+            Some("malicious") => {
+                attacks += 1;
+                caught += usize::from(high);
+                if !high {
+                    println!("missed: {id}");
+                }
+            }
+            Some("benign") => {
+                honest += 1;
+                fp += usize::from(high);
+                if high {
+                    println!("false positive: {id}");
+                }
+            }
+            _ => {}
+        }
+    }
+    println!("probe: {caught}/{attacks} caught, {fp}/{honest} honest flagged");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let want = args
@@ -48,6 +81,19 @@ fn main() {
             gatehouse::analysis::rules::directives::set_descriptive_high_for_experiment(p);
         }
         assert!(gatehouse::analysis::model::use_for_experiment(model));
+    }
+    // `--probe DIR`: a labelled folder in the development corpus's format
+    // (`labels.json` beside one snapshot per case), scored as
+    // `shared/eval/score.py` scores it (any high finding detects a
+    // malicious case and flags a benign one), with the weights above:
+    // a blind probe measured against retrained weights without a rebuild.
+    if let Some(dir) = args
+        .iter()
+        .position(|a| a == "--probe")
+        .and_then(|i| args.get(i + 1))
+    {
+        probe(std::path::Path::new(dir));
+        return;
     }
     let servers = corpus::load();
     // `--only-phrases`: the rules as they were before the directive model
