@@ -382,7 +382,7 @@ pub const ENGLISH: &[Phrase] = &[
     p(SecretLocation, r"(?:^|[\s'\x22`(/~])\.env(?:\.[a-z]+)?\b"),
     p(
         SecretLocation,
-        r"\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.pgpass\b|\.(?:bash|zsh|sh|python|psql|mysql|node_repl)_history\b|\.vault-token\b|\.gnupg\b|\.password-store\b",
+        r"\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.config/gh/hosts\.ya?ml\b|\.pgpass\b|\.(?:bash|zsh|sh|python|psql|mysql|node_repl)_history\b|\.vault-token\b|\.gnupg\b|\.password-store\b",
     ),
     p(
         SecretLocation,

@@ -122,7 +122,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         MODAL,
-        "must shall should ought+to need+to needs+to have+to has+to required+to is+required+to are+required+to mandatory obligatory make+sure ensure be+sure compulsory",
+        "must shall should ought+to better+to best+to need+to needs+to have+to has+to required+to is+required+to are+required+to mandatory obligatory make+sure ensure be+sure compulsory",
     ),
     (
         ALWAYS,
@@ -255,11 +255,11 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         V_REPORT | BASE,
-        "report present show display state quote summarize summarise output print render describe",
+        "report present show display state quote summarize summarise output print render describe surface",
     ),
     (
         V_REPORT,
-        "reports reported presents presented shows shown displays displayed summarizes summarises outputs rendered describes returns returned",
+        "reports reported presents presented shows shown displays displayed summarizes summarises outputs rendered describes returns returned surfaces surfaced",
     ),
     (
         V_COLLECT | BASE,
@@ -374,7 +374,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     (BE, "be is are was were been being"),
     (
         FALSE,
-        "shutting+down shut+down bankrupt bankruptcy scam scams fraudulent fake fraud closing+down going+out+of+business defunct hacked untrustworthy illegal lawsuit fabricated bogus falsified unmaintained abandoned abandonware compromised backdoored",
+        "shutting+down shut+down bankrupt bankruptcy scam scams fraudulent fake fraud unreliable closing+down going+out+of+business defunct hacked untrustworthy illegal lawsuit fabricated bogus falsified unmaintained abandoned abandonware compromised backdoored",
     ),
     (
         TRUST,
@@ -1504,6 +1504,124 @@ const STEMS: &[(Cues, &str)] = &[
     (N_DATA, "personuppgifter* osobní+údaje údaje"),
     (EXTERNAL, "tredje+part extern* třetí+strana"),
     (AUTO, "automatiskt i+bakgrunden automaticky potichu tiše"),
+    // Polish, more of the request vocabulary: the imperatives of reading
+    // and putting, the vocative of the assistant, files, quantifiers.
+    (AGENT, "asystenc*"),
+    (USER, "klient*"),
+    (V_READ | BASE, "odczytaj* przeczytaj* otwórz* pobierz*"),
+    (V_PUT | BASE, "wklej* wstaw* dołącz* załącz* wpisz* umieść*"),
+    (V_TELL | BASE, "wspomi* napisz* informuj*"),
+    (V_CALL | BASE, "używaj* korzystaj*"),
+    (V_COLLECT, "zbieraj* zapisuj*"),
+    (SOLICIT, "poproś*"),
+    (N_LOCAL, "plik* katalog* folder*"),
+    (N_SECRET, "token* klucz* poświadcze*"),
+    (CONVO_NOUN, "wiadomości* czat*"),
+    (ALLQ, "wszystk* każd* pełn* całą całej cały całe całość*"),
+    (COND, "przed zanim"),
+    (SEQ, "najpierw następnie potem"),
+    (
+        MODAL,
+        "musi musisz muszą powinien powinna powinno powinieneś wymagane obowiązkowo",
+    ),
+    (PHISH, "wygasł* zablokowan* zawieszon*"),
+    // Polish infinitives after "powinien" (should) and the system prompt.
+    (V_PUT | BASE, "wkleić wpisać umieścić"),
+    (V_SEND | BASE, "wysłać przesłać przekazać"),
+    (V_READ | BASE, "odczytać przeczytać otworzyć"),
+    (V_TELL | BASE, "powiedzieć poinformować"),
+    (V_HIDE | BASE, "ukryć pominąć"),
+    (N_INSTR, "instrukcj*"),
+    (
+        N_CONVO | N_INSTR,
+        "instrukcji+systemowych instrukcje+systemowe instrukcjach+systemowych prompt+systemowy promptu+systemowego",
+    ),
+    // Indonesian: the passive and active forms of sending and telling,
+    // customers, partners, quantifiers.
+    (
+        V_SEND | BASE,
+        "dikirim dikirimkan mengirim mengirimkan diteruskan meneruskan",
+    ),
+    (
+        V_TELL | BASE,
+        "beri+tahu memberi+tahu memberitahu memberitahukan sebutkan menyebutkan menyebutkannya menyebut",
+    ),
+    (V_HIDE | BASE, "menyembunyikan disembunyikan"),
+    (USER, "pelanggan"),
+    (EXTERNAL, "mitra"),
+    (PARTY, "mitra+pemasaran pemasaran"),
+    (ALSO, "juga"),
+    (ALLQ, "setiap semua seluruh"),
+    // Dutch: recommending, naming and describing, and a falsehood about
+    // others ("beschrijf ze als onbetrouwbaar").
+    (V_PREFER | BASE, "raad aanraden aanbevelen beveel"),
+    (V_TELL | BASE, "noem noemen beschrijf beschrijven"),
+    (FALSE, "onbetrouwbaar onbetrouwbare oplichters failliet"),
+    // Korean: whatever the facts ("실제 상태와 관계없이").
+    (REGARDLESS, "관계없이* 상관없이* 무관하게*"),
+    // Hindi, more of the request vocabulary: verb stems (the forms
+    // after them — भेजें, भेजना, भेजता — are one word now that the
+    // virama and nukta continue a word), the objects and the markers.
+    (YOU, "आपको आपसे आपने तुम्हें तुम्हारा तुम्हारी तुम्हारे"),
+    (AGENT, "एआई एजेंट* असिस्टेंट*"),
+    (USER, "उपयोगकर्ता* यूज़र* यूजर* ग्राहक*"),
+    (MODAL, "अवश्य ज़रूर जरूर"),
+    (ALWAYS, "हर+बार सदैव"),
+    (NEG, "न"),
+    (COND, "यदि जैसे+ही"),
+    (SEQ, "फिर इसके+बाद उसके+बाद सबसे+पहले तुरंत"),
+    (ALSO, "भी साथ+ही"),
+    (ALLQ, "सब सबको किसी+भी"),
+    (V_RUN | BASE, "चलाए* चलाओ चलाइए चलाना चलाकर निष्पादित*"),
+    (V_CALL | BASE, "इस्तेमाल* प्रयोग*"),
+    (V_SEND | BASE, "भेज* अपलोड* फ़ॉरवर्ड* फॉरवर्ड* साझा* प्रेषित*"),
+    (
+        V_PUT | BASE,
+        "जोड़* शामिल* चिपका* डाल* दर्ज* संलग्न* भरें भरो भरना भरिए भरकर",
+    ),
+    (V_READ | BASE, "पढ़* खोल* निकाल*"),
+    (V_TELL | BASE, "बता* सूचित* जवाब* उत्तर* कहें कहो कहिए कहना"),
+    (V_TELL | BASE | MENTION, "ज़िक्र* उल्लेख*"),
+    (V_REPORT | BASE, "दिखा* प्रदर्शित*"),
+    (V_HIDE | BASE, "छिपा* छुपा*"),
+    (V_DISABLE | BASE, "निष्क्रिय* अक्षम* बायपास*"),
+    (V_IGNORE | BASE, "अनदेखी* नज़रअंदाज़*"),
+    (V_ALTER | BASE, "बदल* बढ़ा* घटा*"),
+    (V_COLLECT, "एकत्र* इकट्ठा* संग्रह*"),
+    (V_PREFER | BASE, "चुन* प्राथमिकता*"),
+    (SOLICIT, "मांग* माँग*"),
+    (SOLICIT | PROTECT, "पूछ*"),
+    (PROTECT, "पुष्टि* अनुमति* सहमति*"),
+    (N_SECRET, "क्रेडेंशियल* कुंजी* पासकोड*"),
+    (N_STRONG, "ओटीपी* पिन सीवीवी* कार्ड+नंबर कार्ड+संख्या"),
+    (N_LOCAL, "फ़ाइल* फाइल* फ़ोल्डर* फोल्डर*"),
+    (N_CONVO, "चैट* वार्तालाप* संवाद*"),
+    (CONVO_NOUN, "संदेश*"),
+    (CONVO_QUAL, "पिछले* पिछली*"),
+    (N_INSTR, "निर्देश* नियम*"),
+    (N_DATA, "विवरण* व्यक्तिगत* संपर्क* दस्तावेज़*"),
+    (N_RESULT, "परिणाम* नतीजे* कीमत* मूल्य* राशि*"),
+    (N_ROUTE, "प्राप्तकर्ता* खाता+संख्या"),
+    (N_CMD, "कमांड* स्क्रिप्ट* टर्मिनल*"),
+    (N_SAFEGUARD, "अनुमोदन* सुरक्षा*"),
+    (PHISH, "समाप्त* निलंबित* लॉक* दोबारा+लॉगिन"),
+    (DEPREC, "अप्रचलित* अमान्य*"),
+    (HYPE, "सर्वश्रेष्ठ* एकमात्र* भरोसेमंद*"),
+    (COMPETITOR, "प्रतिस्पर्धी* प्रतियोगी*"),
+    (FALSE, "दिवालिया* धोखाधड़ी* घोटाला*"),
+    (AUTO, "अपने-आप अपने+आप स्वतः पृष्ठभूमि*"),
+    (PROMO, "ऑफ़र* ऑफर* छूट* कूपन* प्रायोजित*"),
+    (MONEY, "भुगतान* ट्रांसफर*"),
+    (EXTERNAL, "थर्ड+पार्टी पार्टनर* साझेदार* भागीदार*"),
+    (DESTRUCTIVE, "मिटा* डिलीट*"),
+    // The light verbs that carry a request after a noun or a verb of the
+    // vocabulary ("शामिल करें": include; "जानकारी दें"), and the passive
+    // subjunctive of a rule ("जोड़ा जाए": is to be added).
+    (PLEASE | BASE, "करें करे करिए कीजिए करो दें दे दीजिए लें लीजिए"),
+    (N_ALT, "दूसरी दूसरों"),
+    (ONLY, "केवल सिर्फ"),
+    (FALSE, "मिलावटी"),
+    (MODAL, "जाए जाएं जाएँ"),
     (
         AUTO,
         "automaticamente silenziosamente otomatik* sessizce automatycznie po+cichu secara+otomatis diam-diam tự+động âm+thầm تلقائيا بصمت स्वचालित चुपचाप",
@@ -1564,7 +1682,7 @@ const UNSPACED: &[(Cues, &str)] = &[
     // Putting a value somewhere by hand.
     (
         V_PUT | BASE,
-        "粘贴 粘貼 贴到 貼到 填入 貼り付け コピーして に設定",
+        "粘贴 粘貼 贴到 貼到 填入 填进 填進 填到 写入 寫入 貼り付け コピーして に設定",
     ),
     (
         V_READ | BASE,
@@ -1597,7 +1715,7 @@ const UNSPACED: &[(Cues, &str)] = &[
     (V_COLLECT, "收集 窃取 竊取 记录 記錄 収集 盗"),
     (
         N_SECRET,
-        "密码 密碼 密钥 密鑰 私钥 私鑰 令牌 凭证 憑證 凭据 憑據 パスワード 認証情報 トークン 秘密鍵 助记词 助記詞",
+        "密码 密碼 密钥 密鑰 私钥 私鑰 令牌 访问令牌 訪問令牌 凭证 憑證 凭据 憑據 パスワード 認証情報 トークン 秘密鍵 助记词 助記詞",
     ),
     (
         N_CONVO,
@@ -1893,13 +2011,32 @@ impl Lexicon {
 
     /// The cues of `w`, whose entry in the map (or its absence) is `entry`.
     fn word_from(&self, w: &str, entry: Entry) -> Cues {
-        let ending = if w.len() >= 6 && w.as_bytes()[w.len() - 1] >= 0x80 {
+        // Only a word that ends outside ASCII has a Korean or Hindi ending.
+        let foreign_end = w.as_bytes().last().is_some_and(|&b| b >= 0x80);
+        let ending = if foreign_end && w.len() >= 6 {
             korean_ending(w)
         } else {
             0
         };
+        let mood = |cues: Cues| {
+            if foreign_end {
+                hindi_mood(w, cues)
+            } else {
+                cues
+            }
+        };
+        // "물어보면" (if they ask) is what someone says, not a request to
+        // ask them: a verb of asking in a condition is speech.
+        let mood = |cues: Cues| {
+            let cues = mood(cues);
+            if ending & COND != 0 && cues & (SOLICIT | PROTECT) != 0 {
+                cues & !(SOLICIT | PROTECT) | MENTION
+            } else {
+                cues
+            }
+        };
         if entry.listed {
-            return entry.cues | ending;
+            return mood(entry.cues | ending);
         }
         // Stems only for words long enough to carry an ending.
         if w.len() < 4 {
@@ -1909,11 +2046,13 @@ impl Lexicon {
         if self.stem_heads[head >> 6] & (1 << (head & 63)) == 0 {
             return ending;
         }
-        ending
-            | match self.stems.find(Input::new(w).anchored(Anchored::Yes)) {
-                Some(m) => self.stem_cues[m.pattern().as_usize()],
-                None => 0,
-            }
+        mood(
+            ending
+                | match self.stems.find(Input::new(w).anchored(Anchored::Yes)) {
+                    Some(m) => self.stem_cues[m.pattern().as_usize()],
+                    None => 0,
+                },
+        )
     }
 
     /// The longest phrase that starts with `head`, if any (in words).
@@ -1963,6 +2102,7 @@ const KOREAN_ENDINGS: &[(&str, Cues)] = &[
     // or asked is a user of the tool.
     ("에게", USER),
     ("한테", USER),
+    ("보면", COND),
     ("으면", COND),
     ("하면", COND),
     ("되면", COND),
@@ -1979,6 +2119,29 @@ fn korean_ending(w: &str) -> Cues {
         .iter()
         .find(|(e, c)| (w.len() > e.len() || (c & NEG != 0 && w == *e)) && w.ends_with(e))
         .map_or(0, |(_, c)| *c)
+}
+
+/// Hindi verb endings that carry a request: the polite imperative
+/// ("भेजें", "बताएँ", "भेजिए") and the familiar one ("भेजो").
+const HINDI_IMPERATIVE: &[&str] = &["ें", "एं", "एँ", "िए", "िये", "ो"];
+
+/// The cues of a Hindi word read with its ending: a verb (its stem gave it
+/// a verb cue) in the imperative is a request, as a Korean "-세요" is.
+/// Nouns and postpositions with the same endings ("फ़ाइलें", "में") carry
+/// no verb and gain nothing.
+fn hindi_mood(w: &str, cues: Cues) -> Cues {
+    if cues & super::VERBS != 0
+        && w.chars()
+            .next()
+            .is_some_and(|c| ('\u{0900}'..='\u{097F}').contains(&c))
+        && HINDI_IMPERATIVE
+            .iter()
+            .any(|e| w.len() > e.len() && w.ends_with(e))
+    {
+        cues | PLEASE | BASE
+    } else {
+        cues
+    }
 }
 
 /// Whether `row` is one of the English table's.

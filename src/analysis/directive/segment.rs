@@ -101,7 +101,12 @@ fn closing_quote(c: char) -> Option<char> {
 
 /// Characters that end a sentence wherever they stand.
 fn hard_break(c: char) -> bool {
-    matches!(c, ';' | '。' | '！' | '？' | '；' | '\u{2028}' | '\u{2029}')
+    // The danda and double danda end Indic sentences; Arabic's question
+    // mark and Urdu's full stop, theirs.
+    matches!(
+        c,
+        ';' | '。' | '！' | '？' | '；' | '\u{2028}' | '\u{2029}' | '।' | '॥' | '؟' | '۔'
+    )
 }
 
 /// Characters that end a clause.
@@ -114,7 +119,16 @@ fn clause_break(c: char) -> bool {
 
 /// Characters that may continue a word.
 fn word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '\'' || c == '’' || c == '-'
+    c.is_alphanumeric() || c == '_' || c == '\'' || c == '’' || c == '-' || inner_mark(c)
+}
+
+/// A combining mark that is part of the word it stands in but is no letter
+/// to Unicode: the virama and nukta of the Indic scripts (उपयोगकर्ता,
+/// "user", is one word, not उपयोगकर and ता) and Arabic's short vowels. The
+/// Indic blocks' dandas end sentences and stay out.
+fn inner_mark(c: char) -> bool {
+    matches!(c as u32, 0x0900..=0x0DFF | 0x064B..=0x065F | 0x0670)
+        && !matches!(c as u32, 0x0964 | 0x0965 | 0x0970)
 }
 
 /// Whether `c` belongs to a script written without spaces between words.

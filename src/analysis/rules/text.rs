@@ -655,7 +655,31 @@ fn destination_of(plain: &str, at: usize) -> bool {
         .collect();
     let owner = |w: &str| w.ends_with("'s") || matches!(w, "the" | "your" | "a" | "their");
     let owners = last.iter().take(2).take_while(|w| owner(w)).count();
-    last.get(owners).is_some_and(|w| *w == "to")
+    // "in" is where a sentence that opens with a verb of writing writes
+    // ("Add or update a variable in a .env file"); elsewhere it is where
+    // something is read from ("the key stored in ~/.ssh").
+    let opens_with_writing = || {
+        let start = before.rfind(['.', '\n', ';', ':']).map_or(0, |i| i + 1);
+        before[start..].split_whitespace().next().is_some_and(|w| {
+            matches!(
+                w,
+                "add"
+                    | "update"
+                    | "set"
+                    | "write"
+                    | "append"
+                    | "insert"
+                    | "edit"
+                    | "remove"
+                    | "delete"
+                    | "unset"
+                    | "change"
+                    | "rename"
+            )
+        })
+    };
+    last.get(owners)
+        .is_some_and(|w| *w == "to" || (*w == "in" && opens_with_writing()))
         || last
             .iter()
             .position(|w| matches!(*w, "into" | "onto"))
