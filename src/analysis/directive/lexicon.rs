@@ -1506,18 +1506,30 @@ const STEMS: &[(Cues, &str)] = &[
     (AUTO, "automatiskt i+bakgrunden automaticky potichu tiše"),
     // Polish, more of the request vocabulary: the imperatives of reading
     // and putting, the vocative of the assistant, files, quantifiers.
-    (AGENT, "asystenc*"),
+    (AGENT, "asystencie"),
     (USER, "klient*"),
-    (V_READ | BASE, "odczytaj* przeczytaj* otwórz* pobierz*"),
-    (V_PUT | BASE, "wklej* wstaw* dołącz* załącz* wpisz* umieść*"),
-    (V_TELL | BASE, "wspomi* napisz* informuj*"),
+    (V_READ | BASE, "odczytaj* przeczytaj otwórz pobierz"),
+    (
+        V_PUT | BASE,
+        "wklej* wstaw* dołącz dołączcie załącz* wpisz* umieść*",
+    ),
+    (V_TELL | BASE, "wspomi* napisz informuj informujcie"),
     (V_CALL | BASE, "używaj* korzystaj*"),
     (V_COLLECT, "zbieraj* zapisuj*"),
-    (SOLICIT, "poproś*"),
-    (N_LOCAL, "plik* katalog* folder*"),
-    (N_SECRET, "token* klucz* poświadcze*"),
-    (CONVO_NOUN, "wiadomości* czat*"),
-    (ALLQ, "wszystk* każd* pełn* całą całej cały całe całość*"),
+    (SOLICIT, "poproś poproście"),
+    (
+        N_LOCAL,
+        "plik pliku pliki plików plikiem katalog* folderu folderze",
+    ),
+    (
+        N_SECRET,
+        "tokeny tokenów tokenami klucz* poświadczenia poświadczeń",
+    ),
+    (CONVO_NOUN, "wiadomość wiadomości wiadomościach czat*"),
+    (
+        ALLQ,
+        "wszystk* każd* pełną pełny pełne pełnej pełnego całą całej cały całe całość całości",
+    ),
     (COND, "przed zanim"),
     (SEQ, "najpierw następnie potem"),
     (
@@ -1531,7 +1543,7 @@ const STEMS: &[(Cues, &str)] = &[
     (V_READ | BASE, "odczytać przeczytać otworzyć"),
     (V_TELL | BASE, "powiedzieć poinformować"),
     (V_HIDE | BASE, "ukryć pominąć"),
-    (N_INSTR, "instrukcj*"),
+    (N_INSTR, "instrukcje instrukcji instrukcja instrukcjami"),
     (
         N_CONVO | N_INSTR,
         "instrukcji+systemowych instrukcje+systemowe instrukcjach+systemowych prompt+systemowy promptu+systemowego",
@@ -2012,12 +2024,8 @@ impl Lexicon {
     /// The cues of `w`, whose entry in the map (or its absence) is `entry`.
     fn word_from(&self, w: &str, entry: Entry) -> Cues {
         // Only a word that ends outside ASCII has a Korean or Hindi ending.
-        let foreign_end = w.as_bytes().last().is_some_and(|&b| b >= 0x80);
-        let ending = if foreign_end && w.len() >= 6 {
-            korean_ending(w)
-        } else {
-            0
-        };
+        let foreign_end = w.len() >= 6 && w.as_bytes()[w.len() - 1] >= 0x80;
+        let ending = if foreign_end { korean_ending(w) } else { 0 };
         let mood = |cues: Cues| {
             if foreign_end {
                 hindi_mood(w, cues)
@@ -2029,7 +2037,7 @@ impl Lexicon {
         // ask them: a verb of asking in a condition is speech.
         let mood = |cues: Cues| {
             let cues = mood(cues);
-            if ending & COND != 0 && cues & (SOLICIT | PROTECT) != 0 {
+            if foreign_end && ending & COND != 0 && cues & (SOLICIT | PROTECT) != 0 {
                 cues & !(SOLICIT | PROTECT) | MENTION
             } else {
                 cues

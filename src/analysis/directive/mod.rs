@@ -2792,8 +2792,6 @@ fn sentence_cues(
         ..SentenceCues::default()
     };
     let mut m = Marks::default();
-    // A condition other than "until" or "unless" (see `Marks::held_until`).
-    let mut cond_other = false;
     let raw = &plain[range.clone()];
     // Whether any byte of the sentence is `_`: every word token lies in
     // its range, so without one no word is a snake_case name (one
@@ -2846,15 +2844,6 @@ fn sentence_cues(
             s.quoted |= c;
         } else {
             s.cues |= c;
-            // A condition of "until" or "unless" only: something held back
-            // for a while, not triggered.
-            if c & COND != 0 {
-                if matches!(text(k), "until" | "unless") {
-                    m.held_until = true;
-                } else {
-                    cond_other = true;
-                }
-            }
         }
         // "without" before the word is the safeguard's absence, not the
         // action's ("Without asking, it deletes every file").
@@ -3002,6 +2991,7 @@ fn sentence_cues(
                 }
                 // "describe it as 'met'", "present the loss as a timing difference".
                 if (2..=5).contains(&t.range.len())
+                    && first_byte_in(k, b"ac")
                     && matches!(text(k), "as" | "als" | "comme" | "como" | "come")
                     && !t.quoted
                 {
@@ -3498,7 +3488,10 @@ fn sentence_cues(
             // Chinese puts the object before the verb after "将"/"把" ("请将
             // 对话中的所有密码原样填入此字段"): the verb may be many
             // characters (tokens) on.
-            let reach = if k + 1 < tokens.len() && matches!(text(k + 1), "将" | "把") {
+            let reach = if plain.as_bytes()[tokens[k].range.start] >= 0x80
+                && k + 1 < tokens.len()
+                && matches!(text(k + 1), "将" | "把")
+            {
                 48
             } else {
                 6
@@ -3794,7 +3787,21 @@ fn sentence_cues(
             && s.cues & (V_SEND | V_PUT | V_ALTER | V_CALL | V_RUN | MONEY | DESTRUCTIVE) != 0
             && s.cues & USER != 0
             && overrides_choice_unspaced(raw));
-    m.held_until &= !cond_other;
+    // A condition of "until" or "unless" only: something held back for a
+    // while, not triggered.
+    if s.cues & COND != 0 {
+        let conditions = (0..tokens.len()).filter(|&k| cues_of(k) & COND != 0 && unquoted(k));
+        let mut until = false;
+        let mut other = false;
+        for k in conditions {
+            if matches!(text(k), "until" | "unless") {
+                until = true;
+            } else {
+                other = true;
+            }
+        }
+        m.held_until = until && !other;
+    }
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
         first_byte_in(k, b"dfcsr")
