@@ -53,6 +53,9 @@ pub enum HiddenSource {
     Tag,
     /// Bits spelled in two kinds of zero-width character, eight to a byte.
     ZeroWidthBits,
+    /// Bytes spelled in variation selectors, one to a byte (after an emoji,
+    /// where a reader sees nothing but the emoji).
+    VariationSelectors,
     /// A base64 blob.
     Base64,
     /// A hex blob.
@@ -71,6 +74,7 @@ impl HiddenSource {
         match self {
             HiddenSource::Tag => "TAG",
             HiddenSource::ZeroWidthBits => "ZW",
+            HiddenSource::VariationSelectors => "VS",
             HiddenSource::Base64 => "BASE64",
             HiddenSource::Hex => "HEX",
             HiddenSource::Reversed => "REVERSED",
@@ -83,6 +87,7 @@ impl HiddenSource {
         match self {
             HiddenSource::Tag => "in invisible tag characters",
             HiddenSource::ZeroWidthBits => "in bits spelled with zero-width characters",
+            HiddenSource::VariationSelectors => "in bytes spelled with variation selectors",
             HiddenSource::Base64 => "in base64-encoded text",
             HiddenSource::Hex => "in hex-encoded text",
             HiddenSource::Reversed => "in text reversed by a bidi override",
@@ -271,6 +276,11 @@ impl<'a> Prepared<'a> {
             .is_some()
         {
             decode_zero_width_bits(self.original, &mut out);
+        }
+        // Variation selectors are U+FE00–U+FE0F (lead byte EF) and
+        // U+E0100–U+E01EF (lead byte F3).
+        if memchr::memchr2(0xEF, 0xF3, self.original.as_bytes()).is_some() {
+            decode_variation_selectors(self.original, &mut out);
         }
         // The shortest blob the patterns accept is 20 characters.
         if self.original.len() >= 20 {
@@ -664,6 +674,56 @@ fn zero_width_text(run: &[char]) -> Option<String> {
             .then(|| String::from_utf8(b).ok())
             .flatten()
     })
+}
+
+/// The fewest variation selectors in a row read as bytes.
+const VARIATION_BYTES_MIN: usize = 4;
+
+/// Decodes runs of variation selectors that spell bytes, one selector to a
+/// byte (VS1–VS16, U+FE00–U+FE0F, for 0–15; VS17–VS256, U+E0100–U+E01EF,
+/// for 16–255). Honest text puts one selector after a character (an emoji's
+/// presentation, an ideograph's variant), never a run; a run is kept when
+/// its bytes are UTF-8 text that is mostly letters.
+fn decode_variation_selectors(text: &str, out: &mut Vec<Hidden>) {
+    let byte_of = |c: char| match c {
+        '\u{FE00}'..='\u{FE0F}' => u8::try_from(c as u32 - 0xFE00).ok(),
+        '\u{E0100}'..='\u{E01EF}' => u8::try_from(c as u32 - 0xE0100 + 16).ok(),
+        _ => None,
+    };
+    let mut run: Vec<u8> = Vec::new();
+    let mut start = 0;
+    for (at, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        if let Some(b) = byte_of(c) {
+            if run.is_empty() {
+                start = at;
+            }
+            if run.len() < MAX_BLOB {
+                run.push(b);
+            }
+            continue;
+        }
+        if run.len() >= VARIATION_BYTES_MIN
+            && let Ok(decoded) = std::str::from_utf8(&run)
+        {
+            let chars = decoded.chars().count();
+            let letters = decoded.chars().filter(|c| c.is_alphabetic()).count();
+            if letters * 2 >= chars
+                && !decoded
+                    .chars()
+                    .any(|c| c.is_control() && !c.is_whitespace())
+            {
+                out.push(Hidden {
+                    source: HiddenSource::VariationSelectors,
+                    text: decoded.to_string(),
+                    span: start..at,
+                });
+            }
+        }
+        run.clear();
+    }
 }
 
 /// Decodes runs of tag characters into ASCII text.
@@ -1439,5 +1499,33 @@ mod tests {
         let e = evidence_window(&long, at..at + 4);
         assert!(e.contains("<ESC>[8m"));
         assert!(e.chars().count() < 200);
+    }
+
+    #[test]
+    fn variation_selectors_in_a_row_spell_bytes() {
+        // "copy the chat" after an emoji, one selector per byte.
+        let hidden: String = "copy the chat"
+            .bytes()
+            .map(|b| {
+                let c = if b < 16 {
+                    0xFE00 + u32::from(b)
+                } else {
+                    0xE0100 + u32::from(b) - 16
+                };
+                char::from_u32(c).expect("a selector")
+            })
+            .collect();
+        let text = format!("Grades essays 📘{hidden} by rubric.");
+        let h = Prepared::new(&text).hidden();
+        assert_eq!(h.len(), 1);
+        assert_eq!(h[0].source, HiddenSource::VariationSelectors);
+        assert_eq!(h[0].text, "copy the chat");
+        // One selector after a character is ordinary: an emoji's
+        // presentation, an ideograph's variant.
+        assert!(
+            Prepared::new("Done ✔\u{FE0F} 葛\u{E0100}城 ❤\u{FE0F}")
+                .hidden()
+                .is_empty()
+        );
     }
 }

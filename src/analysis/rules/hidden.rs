@@ -283,6 +283,30 @@ pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hi
             evidence_window(text.original, first.start..last.end),
         );
     }
+    // Bytes spelled in variation selectors are hidden on purpose, whatever
+    // they say (the text they spell is read as well, as every hidden text).
+    let spelled: Vec<&Hidden> = hidden
+        .iter()
+        .filter(|h| h.source == HiddenSource::VariationSelectors)
+        .collect();
+    if let (Some(first), Some(last)) = (spelled.first(), spelled.last()) {
+        let shown: String = spelled
+            .iter()
+            .map(|h| h.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+            .chars()
+            .take(120)
+            .collect();
+        let count: usize = spelled.iter().map(|h| h.text.len()).sum();
+        report(
+            sink,
+            ids::HID_ZERO_WIDTH,
+            Severity::High,
+            format!("{count} variation selectors in a row spell hidden text: {shown}"),
+            evidence_window(text.original, first.span.start..last.span.end),
+        );
+    }
     // The literal check first: a regex search costs more to set up than
     // most short strings cost to scan.
     if let Some(c) = opens_comment(text.original)
