@@ -277,9 +277,7 @@ impl<'a> Prepared<'a> {
         {
             decode_zero_width_bits(self.original, &mut out);
         }
-        // Variation selectors are U+FE00–U+FE0F (lead byte EF) and
-        // U+E0100–U+E01EF (lead byte F3).
-        if memchr::memchr2(0xEF, 0xF3, self.original.as_bytes()).is_some() {
+        if !self.original.is_ascii() {
             decode_variation_selectors(self.original, &mut out);
         }
         // The shortest blob the patterns accept is 20 characters.
@@ -690,20 +688,25 @@ fn decode_variation_selectors(text: &str, out: &mut Vec<Hidden>) {
         '\u{E0100}'..='\u{E01EF}' => u8::try_from(c as u32 - 0xE0100 + 16).ok(),
         _ => None,
     };
-    let mut run: Vec<u8> = Vec::new();
-    let mut start = 0;
-    for (at, c) in text
-        .char_indices()
-        .chain(std::iter::once((text.len(), ' ')))
-    {
-        if let Some(b) = byte_of(c) {
-            if run.is_empty() {
-                start = at;
-            }
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    // Only the selectors' lead bytes are visited (EF B8 for U+FE00–U+FE0F,
+    // F3 A0 for U+E0100–U+E01EF), not every character of the text.
+    while let Some(off) = memchr::memchr2(0xEF, 0xF3, &bytes[from..]) {
+        let at = from + off;
+        let second = bytes.get(at + 1).copied();
+        if !matches!((bytes[at], second), (0xEF, Some(0xB8)) | (0xF3, Some(0xA0))) {
+            from = at + 1;
+            continue;
+        }
+        let mut run: Vec<u8> = Vec::new();
+        let mut end = at;
+        for (i, c) in text[at..].char_indices() {
+            let Some(b) = byte_of(c) else { break };
             if run.len() < MAX_BLOB {
                 run.push(b);
             }
-            continue;
+            end = at + i + c.len_utf8();
         }
         if run.len() >= VARIATION_BYTES_MIN
             && let Ok(decoded) = std::str::from_utf8(&run)
@@ -718,11 +721,11 @@ fn decode_variation_selectors(text: &str, out: &mut Vec<Hidden>) {
                 out.push(Hidden {
                     source: HiddenSource::VariationSelectors,
                     text: decoded.to_string(),
-                    span: start..at,
+                    span: at..end,
                 });
             }
         }
-        run.clear();
+        from = end.max(at + 1);
     }
 }
 
