@@ -2026,18 +2026,15 @@ impl Lexicon {
         // Only a word that ends outside ASCII has a Korean or Hindi ending.
         let foreign_end = w.len() >= 6 && w.as_bytes()[w.len() - 1] >= 0x80;
         let ending = if foreign_end { korean_ending(w) } else { 0 };
+        // What a Hindi or Korean ending makes of the word's cues. "물어보면"
+        // (if they ask) is what someone says, not a request to ask them: a
+        // verb of asking in a condition is speech.
         let mood = |cues: Cues| {
-            if foreign_end {
-                hindi_mood(w, cues)
-            } else {
-                cues
+            if !foreign_end {
+                return cues;
             }
-        };
-        // "물어보면" (if they ask) is what someone says, not a request to
-        // ask them: a verb of asking in a condition is speech.
-        let mood = |cues: Cues| {
-            let cues = mood(cues);
-            if foreign_end && ending & COND != 0 && cues & (SOLICIT | PROTECT) != 0 {
+            let cues = hindi_mood(w, cues);
+            if ending & COND != 0 && cues & (SOLICIT | PROTECT) != 0 {
                 cues & !(SOLICIT | PROTECT) | MENTION
             } else {
                 cues
@@ -2139,9 +2136,7 @@ const HINDI_IMPERATIVE: &[&str] = &["ें", "एं", "एँ", "िए", "ि
 /// no verb and gain nothing.
 fn hindi_mood(w: &str, cues: Cues) -> Cues {
     if cues & super::VERBS != 0
-        && w.chars()
-            .next()
-            .is_some_and(|c| ('\u{0900}'..='\u{097F}').contains(&c))
+        && w.starts_with(super::segment::devanagari)
         && HINDI_IMPERATIVE
             .iter()
             .any(|e| w.len() > e.len() && w.ends_with(e))

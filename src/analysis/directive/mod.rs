@@ -673,6 +673,15 @@ pub struct SentenceCues {
 }
 
 impl SentenceCues {
+    /// Denies the verbs among a word's `cues` ("do not send", "न भेजें"),
+    /// noting whether one of them is a verb of disclosure.
+    fn deny(&mut self, cues: Cues) {
+        self.negated |= cues & VERBS;
+        self.negated_disclosure |= cues & DISCLOSE != 0;
+    }
+}
+
+impl SentenceCues {
     /// Whether the sentence keeps the user in control ("ask the user
     /// first", "only with the user's explicit consent") and asks for nothing
     /// risky besides: no secret, pretext, destination, command, hidden or
@@ -3331,8 +3340,7 @@ fn sentence_cues(
                             })
                     });
                 if negated {
-                    s.negated |= verbs;
-                    s.negated_disclosure |= cues_of(j) & DISCLOSE != 0;
+                    s.deny(cues_of(j));
                 } else {
                     s.directed |= verbs;
                 }
@@ -3350,18 +3358,15 @@ fn sentence_cues(
             let hindi_denied = |at: usize| at > 0 && matches!(text(at - 1), "न" | "मत" | "नहीं");
             if c & (PLEASE | MODAL) != 0 && c & VERBS != 0 {
                 if c & (NEG | NEVER) != 0 || hindi_denied(k) {
-                    s.negated |= c & VERBS;
-                    s.negated_disclosure |= c & DISCLOSE != 0;
+                    s.deny(c);
                 } else {
                     s.directed |= c & VERBS;
                 }
             } else if c & NEG != 0 && c & PLEASE != 0 && k > 0 && unquoted(k - 1) {
-                s.negated |= cues_of(k - 1) & VERBS;
-                s.negated_disclosure |= cues_of(k - 1) & DISCLOSE != 0;
+                s.deny(cues_of(k - 1));
             } else if c & PLEASE != 0 && c & VERBS == 0 && k > 0 && unquoted(k - 1) {
                 if hindi_denied(k) && k > 1 && unquoted(k - 2) {
-                    s.negated |= cues_of(k - 2) & VERBS;
-                    s.negated_disclosure |= cues_of(k - 2) & DISCLOSE != 0;
+                    s.deny(cues_of(k - 2));
                 } else {
                     // An auxiliary after the verb ("보여 주세요", "शामिल करें").
                     s.directed |= cues_of(k - 1) & VERBS;
@@ -3370,13 +3375,12 @@ fn sentence_cues(
                 && c & VERBS == 0
                 && k > 0
                 && unquoted(k - 1)
-                && text(k).starts_with(|c: char| ('\u{0900}'..='\u{097F}').contains(&c))
+                && text(k).starts_with(segment::devanagari)
             {
                 // A Hindi obligation follows its verb ("भेजना चाहिए": must
                 // send; "जोड़ा जाए": is to be added).
                 if hindi_denied(k - 1) {
-                    s.negated |= cues_of(k - 1) & VERBS;
-                    s.negated_disclosure |= cues_of(k - 1) & DISCLOSE != 0;
+                    s.deny(cues_of(k - 1));
                 } else {
                     s.directed |= cues_of(k - 1) & VERBS;
                 }
@@ -3466,14 +3470,12 @@ fn sentence_cues(
             && korean_verb_in_ji(text(k - 1))
             && korean_negation_after(text(k))
         {
-            s.negated |= cues_of(k - 1) & VERBS;
-            s.negated_disclosure |= cues_of(k - 1) & DISCLOSE != 0;
+            s.deny(cues_of(k - 1));
         }
         // A word that is a denied verb by itself ("kullanmayın": do not
         // use) denies that verb wherever it stands.
         if c & NEG != 0 && c & VERBS != 0 && c & (PLEASE | MODAL) == 0 {
-            s.negated |= c & VERBS;
-            s.negated_disclosure |= c & DISCLOSE != 0;
+            s.deny(c);
         }
         let addresses = c & (MODAL | PLEASE) != 0
             || (c & (YOU | AGENT) != 0 && {
@@ -3505,8 +3507,7 @@ fn sentence_cues(
                 let verbs = cj & VERBS;
                 if verbs != 0 && token.kind == TokKind::Word && unquoted(j) {
                     if negated {
-                        s.negated |= verbs;
-                        s.negated_disclosure |= cj & DISCLOSE != 0;
+                        s.deny(cj);
                     } else {
                         s.directed |= verbs;
                     }

@@ -131,6 +131,11 @@ fn inner_mark(c: char) -> bool {
         && !matches!(c as u32, 0x0964 | 0x0965 | 0x0970)
 }
 
+/// Whether `c` is Devanagari (Hindi's script).
+pub fn devanagari(c: char) -> bool {
+    matches!(c, '\u{0900}'..='\u{097F}')
+}
+
 /// Whether `c` belongs to a script written without spaces between words.
 pub fn unspaced_script(c: char) -> bool {
     matches!(c as u32,

@@ -179,6 +179,20 @@ fn shown_plain(text: &Prepared<'_>, span: std::ops::Range<usize>) -> String {
 const PADDING_NEWLINES: usize = 25;
 
 /// Reports invisible and control characters, comments, blobs and padding in one field.
+/// The texts decoded from one kind of hiding, joined, for a message: at
+/// most 120 characters.
+fn decoded_text(hidden: &[Hidden], source: HiddenSource) -> String {
+    hidden
+        .iter()
+        .filter(|h| h.source == source)
+        .map(|h| h.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(120)
+        .collect()
+}
+
 pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hidden: &[Hidden]) {
     let report =
         |sink: &mut Sink<'_>, rule: &str, severity: Severity, message: String, evidence: String| {
@@ -208,13 +222,7 @@ pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hi
         let count = spans.len();
         let (rule, severity, message) = match class {
             Invisible::Tag => {
-                let decoded: String = hidden
-                    .iter()
-                    .filter(|h| h.source == HiddenSource::Tag)
-                    .map(|h| h.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                let shown: String = decoded.chars().take(120).collect();
+                let shown = decoded_text(hidden, HiddenSource::Tag);
                 (
                     ids::HID_TAGS,
                     default_severity(ids::HID_TAGS),
@@ -251,12 +259,8 @@ pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hi
                 ),
             ),
             Invisible::ZeroWidth => {
-                let decoded: Vec<&str> = hidden
-                    .iter()
-                    .filter(|h| h.source == HiddenSource::ZeroWidthBits)
-                    .map(|h| h.text.as_str())
-                    .collect();
-                if decoded.is_empty() {
+                let shown = decoded_text(hidden, HiddenSource::ZeroWidthBits);
+                if shown.is_empty() {
                     (
                         ids::HID_ZERO_WIDTH,
                         default_severity(ids::HID_ZERO_WIDTH),
@@ -264,7 +268,6 @@ pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hi
                     )
                 } else {
                     // Text spelled in bits is hidden on purpose, whatever it says.
-                    let shown: String = decoded.join(" ").chars().take(120).collect();
                     (
                         ids::HID_ZERO_WIDTH,
                         Severity::High,
@@ -290,14 +293,7 @@ pub fn check(sink: &mut Sink<'_>, field: &TextField<'_>, text: &Prepared<'_>, hi
         .filter(|h| h.source == HiddenSource::VariationSelectors)
         .collect();
     if let (Some(first), Some(last)) = (spelled.first(), spelled.last()) {
-        let shown: String = spelled
-            .iter()
-            .map(|h| h.text.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
-            .chars()
-            .take(120)
-            .collect();
+        let shown = decoded_text(hidden, HiddenSource::VariationSelectors);
         let count: usize = spelled.iter().map(|h| h.text.len()).sum();
         report(
             sink,
