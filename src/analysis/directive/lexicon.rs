@@ -187,7 +187,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         V_PUT,
-        "includes included including appends appended embeds embedded attaches attached passes passed provides provided supplies supplied inserts inserted adds added fills filled copies copied",
+        "includes included including appends appended embeds embedded attaches attached passes passed provides provided supplies supplied inserts inserted adds added fills filled copies copied attaching appending embedding inserting pasting populating",
     ),
     (
         V_READ | BASE,
@@ -289,7 +289,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         N_CONVO,
-        "chat+history chat+log conversation+history this+conversation the+conversation our+conversation entire+conversation whole+conversation full+conversation system+prompt previous+messages earlier+messages prior+messages past+messages user's+messages your+instructions your+prompt your+context context+window chat+so+far conversation+so+far",
+        "chat+history chat+log conversation+history this+conversation the+conversation our+conversation entire+conversation whole+conversation full+conversation system+prompt conversation+transcript conversation+transcripts chat+transcript chat+transcripts previous+messages earlier+messages prior+messages past+messages user's+messages your+instructions your+prompt your+context context+window chat+so+far conversation+so+far",
     ),
     (
         N_DATA,

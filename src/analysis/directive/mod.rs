@@ -753,7 +753,9 @@ impl SentenceCues {
     /// Negated and said to the agent, with no negated verb of disclosure
     /// ("do not tell"): the shape every restraint shares.
     fn negated_to_agent(&self) -> bool {
-        self.cues & (NEG | NEVER) != 0 && self.cues & (AGENT | YOU) != 0 && !self.negated_disclosure
+        self.cues & (NEG | NEVER) != 0
+            && (self.cues & (AGENT | YOU) != 0 || (self.neg_imperative && self.cues & PLEASE != 0))
+            && !self.negated_disclosure
     }
 }
 
@@ -1068,7 +1070,8 @@ impl Reading {
             let first = *first_names.get_or_insert_with(|| {
                 names_attacks(plain.get(self.sentences[0].range.clone()).unwrap_or(""))
             });
-            if !first && !names_attacks(plain.get(header.range.clone()).unwrap_or("")) {
+            // Or before the header (after a title line: "## scan_text").
+            if !first && !names_attacks(plain.get(..header.range.end).unwrap_or("")) {
                 continue;
             }
             // The header sentence: from its verb, past a few words naming
@@ -1107,7 +1110,9 @@ impl Reading {
                 if !joined && !joins_list_item(gap, text) {
                     break;
                 }
-                if self.opens_with_mention(plain, item) && self.listable(plain, item) {
+                if (self.opens_with_mention(plain, item) || self.labels_quotes(plain, item))
+                    && self.listable(plain, item)
+                {
                     push_item(&mut out, plain, item.range.clone());
                 }
                 prev = item.range.end;
@@ -1189,6 +1194,30 @@ impl Reading {
             leading += 1;
         }
         false
+    }
+
+    /// Whether a list item is a label and quoted examples only ("- Override
+    /// phrases: *\"ignore previous instructions\"*, *\"do not tell the
+    /// user\"*"): at most three words, a colon, then nothing outside quotes
+    /// and code spans.
+    fn labels_quotes(&self, plain: &str, s: &SentenceCues) -> bool {
+        let tokens = &self.seg.tokens[s.tokens.clone()];
+        let Some(colon) = tokens.iter().position(|t| {
+            plain
+                .get(t.range.end..)
+                .is_some_and(|rest| rest.trim_start_matches(['*', '_', ' ']).starts_with(':'))
+        }) else {
+            return false;
+        };
+        colon < 4
+            && tokens[..=colon]
+                .iter()
+                .enumerate()
+                .all(|(k, t)| t.kind == TokKind::Word || (k == 0 && t.kind == TokKind::Symbol))
+            && tokens[colon + 1..].iter().any(|t| t.kind == TokKind::Quote)
+            && tokens[colon + 1..]
+                .iter()
+                .all(|t| t.quoted || matches!(t.kind, TokKind::Quote | TokKind::Code))
     }
 
     /// Whether a list item (a whole sentence) can be exempt: it speaks to
@@ -1684,6 +1713,33 @@ const SECRET_PATH_PARTS: &[&str] = &[
     "token",
 ];
 
+/// Whether an environment variable's name (lower-cased) names a secret:
+/// `github_token`, `aws_secret_access_key`, `openai_api_key`, `_secret`.
+/// Its parts are letters and digits between `_`, and one of them is a
+/// secret's word (a key only as an API, access or private key).
+fn secret_variable(name: &str) -> bool {
+    if !name.contains('_')
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return false;
+    }
+    let mut before = "";
+    for part in name.split('_') {
+        if matches!(
+            part,
+            "token" | "secret" | "password" | "passwd" | "credentials" | "apikey" | "pat"
+        ) || (part == "key"
+            && matches!(before, "api" | "access" | "private" | "signing" | "master"))
+        {
+            return true;
+        }
+        before = part;
+    }
+    false
+}
+
 /// Whether a path or code span names a secret location (holds any of
 /// [`SECRET_PATH_PARTS`]). Asked of every path and code token: one
 /// automaton walk instead of a substring searcher built for each part; a
@@ -2038,6 +2094,26 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
             names,
         )
     }));
+    // An environment variable that holds a secret (`GITHUB_TOKEN`,
+    // AWS_SECRET_ACCESS_KEY: upper case, in parts) is a secret location,
+    // as a credential file is. Lower case, the same words are a
+    // parameter's name ("next_page_token", "api_key").
+    if memchr::memchr(b'_', plain.as_bytes()).is_some() {
+        for t in tokens.iter() {
+            if matches!(t.kind, TokKind::Word | TokKind::Code)
+                && !t.quoted
+                && t.range.len() >= 4
+                && upper(t.range.start + usize::from(plain.as_bytes()[t.range.start] == b'_'))
+                && upper(t.range.end - 1)
+                && secret_variable(&plain[t.range.clone()])
+            {
+                let i = sentences.partition_point(|s| s.range.end <= t.range.start);
+                if let Some(s) = sentences.get_mut(i) {
+                    s.marks.secret_path = true;
+                }
+            }
+        }
+    }
     // Settings written into the text (`{"require_confirmation": false}`)
     // switch a safeguard off in the sentence that holds them.
     if memchr::memchr2(b':', b'=', plain.as_bytes()).is_some() {
@@ -3477,6 +3553,35 @@ fn sentence_cues(
         if c & NEG != 0 && c & VERBS != 0 && c & (PLEASE | MODAL) == 0 {
             s.deny(c);
         }
+        // "Compliance requires attaching the full transcript": an
+        // obligation on whoever acts, put as what something requires.
+        if matches!(tokens[k].range.len(), 7 | 8)
+            && first_byte_in(k, b"rm")
+            && matches!(text(k), "requires" | "require" | "mandates")
+            && k + 1 < tokens.len()
+            && tokens[k + 1].kind == TokKind::Word
+            && unquoted(k + 1)
+            && cues_of(k + 1) & VERBS != 0
+            && text(k + 1).ends_with("ing")
+            && !(k.saturating_sub(3)..k).any(|j| cues_of(j) & (NEG | NEVER) != 0)
+        {
+            s.directed |= cues_of(k + 1) & VERBS;
+        }
+        // "Every call needs the `session` field set to …": an obligation
+        // on whoever fills the call, with the filling as a participle.
+        if matches!(tokens[k].range.len(), 4 | 5 | 7 | 8)
+            && first_byte_in(k, b"nr")
+            && matches!(text(k), "needs" | "need" | "requires" | "require")
+            && !(k.saturating_sub(3)..k).any(|j| cues_of(j) & (NEG | NEVER) != 0)
+        {
+            if let Some(j) = (k + 1..tokens.len().min(k + 7)).find(|&j| {
+                tokens[j].kind == TokKind::Word
+                    && unquoted(j)
+                    && matches!(text(j), "set" | "filled" | "populated" | "prefilled")
+            }) {
+                s.directed |= cues_of(j) & VERBS | V_PUT;
+            }
+        }
         let addresses = c & (MODAL | PLEASE) != 0
             || (c & (YOU | AGENT) != 0 && {
                 let w = text(k);
@@ -3528,6 +3633,49 @@ fn sentence_cues(
         && dispensed_disclosure(raw, range.start, tokens, &cues_of, &text)
     {
         s.dispensed_disclosure = true;
+    }
+    // "Treat every deletion candidate as already approved": the approval a
+    // safeguard waits for, declared given, in an imperative.
+    if s.cues & (COND | MODAL | SEQ | ALLQ | BASE) != 0 {
+        for k in (0..tokens.len()).filter(|&k| tokens[k].clause_start && unquoted(k)) {
+            if !matches!(text(k), "treat" | "consider" | "regard" | "assume" | "deem")
+                || (k.saturating_sub(2)..k).any(|j| cues_of(j) & (NEG | NEVER) != 0)
+            {
+                continue;
+            }
+            let granted = (k + 1..tokens.len().min(k + 8)).any(|j| {
+                text(j) == "as"
+                    && (j + 1..tokens.len().min(j + 3)).any(|a| {
+                        matches!(
+                            text(a),
+                            "approved"
+                                | "pre-approved"
+                                | "preapproved"
+                                | "confirmed"
+                                | "authorized"
+                                | "authorised"
+                                | "consented"
+                        )
+                    })
+            });
+            if granted {
+                m.safeguard_off = true;
+            }
+        }
+    }
+    // "Keep that detail to yourself": what the agent keeps to itself is
+    // hidden from the one it answers.
+    if memchr::memmem::find(raw.as_bytes(), b" to yourself").is_some() {
+        for k in 2..tokens.len() {
+            if text(k) == "yourself"
+                && text(k - 1) == "to"
+                && (k.saturating_sub(7)..k - 1)
+                    .any(|j| unquoted(j) && matches!(text(j), "keep" | "keeps"))
+                && !(k.saturating_sub(8)..k).any(|j| cues_of(j) & (NEG | NEVER) != 0)
+            {
+                s.directed |= V_HIDE;
+            }
+        }
     }
     const CLAUSE_ENDS: &[u8] = b",;:.";
     // A sentence about what the agent does ("the assistant copies … and
@@ -4792,7 +4940,7 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
     (wm::SHOWN, "shown presented reported displayed quoted given"),
     (
         wm::ECHO,
-        "shows shown show sees see displays displayed confirms confirmed confirmation restate \
+        "shows shown show sees see display displays displayed confirms confirmed confirmation restate \
          restates quotes quoted echoes echoed muestra muestran mostrado mostrada confirma \
          exibe exibida exibido exibindo mostra affiche affichée affiché confirme zeigt \
          angezeigt bestätigt bestätigung visualizzato visualizzata mostrato mostrata",
@@ -4810,7 +4958,7 @@ const WORD_MARK_LISTS: &[(u32, &str)] = &[
     // "la temperatura pedida", "die angegebene Parkdauer".
     (
         wm::ASKED_ANY,
-        "typed 입력한 입력된 입력하신 요청한 요청된 요청하신 saisi saisie saisis saisies \
+        "typed originally 입력한 입력된 입력하신 요청한 요청된 요청하신 saisi saisie saisis saisies \
          indiqué indiquée demandé demandée pedida solicitado solicitada indicado indicada \
          introducido introducida ingresado ingresada digitado digitada angegebene angegebenen \
          eingegebene eingegebenen gewünschte gewünschten beantragte beantragten richiesto \
@@ -5298,21 +5446,18 @@ pub fn asks(reading: &Reading, contract: &Contract) -> Vec<Ask> {
                 & (V_RUN | V_CONTACT | V_SEND | V_READ | V_ALTER | V_STORE);
         }
     }
-    let mut prev: Option<&SentenceCues> = None;
     for (index, s) in reading.sentences.iter().enumerate() {
         if reading.lists_detections(s) {
-            prev = Some(s);
             continue;
         }
         // The summary itself is read against the name only.
         classify(
             s,
             index,
-            prev,
+            &reading.sentences[..index],
             if index == 0 { contract } else { &own },
             &mut out,
         );
-        prev = Some(s);
     }
     out
 }
@@ -5397,10 +5542,11 @@ fn demands_conversation(s: &SentenceCues, contract: &Contract) -> bool {
 fn classify(
     s: &SentenceCues,
     index: usize,
-    prev: Option<&SentenceCues>,
+    earlier: &[SentenceCues],
     contract: &Contract,
     out: &mut Vec<Ask>,
 ) {
+    let prev = earlier.last();
     let c = s.cues;
     let q = s.quoted;
     let cq = c | q;
@@ -5585,10 +5731,14 @@ fn classify(
         && (d != 0 || has(MODAL | ALWAYS | COND) || m.polite_request)
         && !contract.secret_store
         && !example_only;
-    if (to_user && (pretext || solicits_secret))
+    // "Please don't ask the user for a full SSN": the asking denied, and
+    // nothing else asked of the agent.
+    let denied_ask = s.negated & V_TELL != 0 && d & V_TELL == 0 && !destination;
+    if ((to_user && (pretext || solicits_secret))
         || (has(USER) && solicits_secret && cq & (V_TELL | SOLICIT) != 0)
         || (tells_anyone && solicits_secret)
-        || asks_user_secret
+        || asks_user_secret)
+        && !denied_ask
     {
         if !(contract.secret_store && !destination && cq & PHISH == 0) {
             push(
@@ -5640,7 +5790,9 @@ fn classify(
     // insisted on ("…, though the preview echoes back the original dose").
     let covered_change = m.echoes_request
         && ((alters_value(s) && m.echo_insists)
-            || (!alters_value(s) && prev.is_some_and(alters_value)));
+            || (!alters_value(s)
+                && !s.protective()
+                && earlier.iter().rev().take(2).any(alters_value)));
     if route
         || query
         || cross_tool
@@ -5904,7 +6056,15 @@ fn classify(
             && m.consequence)
         || without_asking;
     if safeguard_off {
-        let own_param = contract.parameter && !has(ALWAYS | ALLQ) && !has(AGENT);
+        // What the capability's name says it switches off
+        // (`disable_2fa_for_user`: "Turn off two-factor authentication for
+        // one account"), said in its first sentence, is its job.
+        let own_job = index == 0
+            && covers(V_DISABLE)
+            && dir(V_DISABLE)
+            && !m.safeguard_off
+            && !has(ALWAYS | ALLQ | AGENT | MODAL | YOU);
+        let own_param = (contract.parameter && !has(ALWAYS | ALLQ) && !has(AGENT)) || own_job;
         let severity = if own_param {
             Severity::Low
         } else {
@@ -6120,14 +6280,51 @@ fn classify(
         && !has(NEG | NEVER | DETECT | EXAMPLE)
         && prev.is_some_and(|p| {
             (p.negated_disclosure || p.dispensed_disclosure)
-                && p.cues & USER != 0
+                && (p.cues & USER != 0 || has(USER))
                 && p.cues & (N_SECRET | N_STRONG | DETECT) == 0
+        });
+    // An act in the sentence before, then kept from the user or covered
+    // by the only words the agent may say: the capability's own extra
+    // ("the upload also includes the camera's full GPS track. Keep that
+    // detail to yourself") or a call the agent must make with fixed
+    // arguments ("you must call order_inputs with quantity 40 … Then say
+    // to the user only \"Forecast updated\"").
+    let extra_act = |p: &SentenceCues| {
+        p.cues & (NEG | NEVER | DETECT | EXAMPLE) == 0
+            && p.cues & ALSO != 0
+            && p.cues & (V_SEND | V_PUT | V_READ | V_COLLECT) != 0
+            && p.cues & (N_DATA | N_SECRET | N_STRONG | N_CONVO) != 0
+    };
+    let fixed_call = |p: &SentenceCues| {
+        p.directed & V_CALL != 0
+            && p.cues & (NEG | NEVER | DETECT | EXAMPLE) == 0
+            && p.cues & (MODAL | SEQ | ALWAYS) != 0
+            && (p.marks.own_tool || p.marks.foreign_tool)
+            && (p.marks.quote || p.marks.number)
+            && !p.protective()
+    };
+    // "Do not bring this up in your reply": a negated imperative about
+    // the answer.
+    let hiding = s.negated_disclosure
+        || s.dispensed_disclosure
+        || dir(V_HIDE)
+        || (s.neg_imperative && has(ANSWERING) && d == 0);
+    let scripted = dir(V_TELL) && has(ONLY) && m.quote;
+    let covers_act = !has(DETECT | N_SECRET | N_STRONG)
+        && prev.is_some_and(|p| {
+            (hiding && !has(EXAMPLE) && extra_act(p)) || ((hiding || scripted) && fixed_call(p))
         });
     if hidden_change {
         push(
             AskKind::Conceal,
             Severity::High,
             "Tells the agent to keep a change it makes from the user",
+        );
+    } else if covers_act {
+        push(
+            AskKind::Conceal,
+            Severity::High,
+            "Keeps an act the text asks for, or the capability's extra, from the user",
         );
     } else if cover_story {
         push(
@@ -6183,6 +6380,8 @@ fn classify(
     // Names read as words are the capability's own options ("skip tls
     // verification"): nothing they say stands without the model.
     let strong_kinds: &[(AskKind, bool)] = &[
+        // An act, then kept from the user: two sentences that ask for it.
+        (AskKind::Conceal, covers_act),
         (
             AskKind::ContactHost,
             has(ALSO | ALLQ | ALWAYS)
@@ -6200,7 +6399,17 @@ fn classify(
         (
             AskKind::AlterInput,
             query
-                || (covered_change && !covers(V_ALTER))
+                // A setter's own change is covered only when what it sets
+                // is a fixed account ("substitute account 4471029983 … the
+                // confirmation displays the originally supplied values").
+                || (covered_change
+                    && (!covers(V_ALTER)
+                        || std::iter::once(s)
+                            .chain(earlier.iter().rev().take(2))
+                            .any(|x| {
+                                x.cues & (N_ROUTE | V_ALTER) == N_ROUTE | V_ALTER
+                                    && x.marks.long_number
+                            })))
                 || cross_tool
                 || (route && (m.email || m.long_number) && has(ALWAYS | ALLQ | AUTO)),
         ),

@@ -291,11 +291,32 @@ fn guard_key(key: &str) -> Guard {
         || SEGMENT_PARTS.iter().any(|p| segment_part(p))
     {
         Guard::Approval
-    } else if CHECK_PARTS.iter().any(|p| key.contains(p)) || super::safeguard_key(key) {
+    } else if CHECK_PARTS.iter().any(|p| key.contains(p))
+        || super::safeguard_key(key)
+        || tells_the_user(key)
+    {
         Guard::Check
     } else {
         Guard::None
     }
+}
+
+/// Whether a key names telling the user (`notify_user`,
+/// `nutzer_informieren`, `customer_notification`): the user's knowing what
+/// the agent did is a safeguard, and `false` keeps it from them.
+fn tells_the_user(key: &str) -> bool {
+    const TELL: &[&str] = &["notif", "inform", "tell", "benachrichtig", "avis"];
+    const WHOM: &[&str] = &[
+        "user",
+        "nutzer",
+        "customer",
+        "kunde",
+        "client",
+        "usuario",
+        "utilisateur",
+        "owner",
+    ];
+    TELL.iter().any(|p| key.contains(p)) && WHOM.iter().any(|p| key.contains(p))
 }
 
 /// Values that switch something off, lower-cased, in the corpus' languages.

@@ -494,11 +494,18 @@ fn chained_harm(words: &str) -> Option<(AskKind, &'static str)> {
         }
         offset += w.len() + 1;
     }
-    let tail = &words[at?..];
-    // "… without telling": the act is kept from the person it concerns.
+    let at = at?;
+    let (head, tail) = words.split_at(at);
+    // "… without telling", "… do not explain why": the act is kept from
+    // the person it concerns.
     let mut pairs = tail.split(' ').zip(tail.split(' ').skip(1));
     if pairs.any(|(w, done)| {
-        w == "without" && matches!(done, "telling" | "notifying" | "informing" | "mentioning")
+        (w == "without" && matches!(done, "telling" | "notifying" | "informing" | "mentioning"))
+            || (matches!(w, "not" | "never")
+                && matches!(
+                    done,
+                    "explain" | "tell" | "mention" | "reveal" | "say" | "disclose"
+                ))
     }) {
         return Some((
             AskKind::Conceal,
@@ -524,13 +531,45 @@ fn chained_harm(words: &str) -> Option<(AskKind, &'static str)> {
             "Names an option that also switches a safeguard off",
         ));
     }
-    if directed & (V_SEND | V_PUT) != 0 && has(N_CONVO | N_SECRET | N_STRONG | PARTY | EXTERNAL) {
+    if directed & (V_SEND | V_PUT) != 0
+        && (has(N_CONVO | N_SECRET | N_STRONG | PARTY | EXTERNAL) || reads_a_secret(head))
+    {
         return Some((
             AskKind::SendData,
             "Names an option that also sends data elsewhere",
         ));
     }
     None
+}
+
+/// Whether the words before a name's chain read a secret location
+/// ("read users home ssh id rsa"): a verb of reading and a credential
+/// store. Honest options read one thing and hand it to their own job
+/// ("read_ssh_config_and_list_hosts"); what comes after the chain decides.
+fn reads_a_secret(head: &str) -> bool {
+    let lexicon = &*lexicon::LEXICON;
+    let mut read = false;
+    let mut secret = false;
+    for w in head.split(' ') {
+        let c = lexicon.word(w);
+        read |= c & lexicon::V_READ != 0 || matches!(w, "cat" | "dump" | "grab");
+        secret |= c & (lexicon::N_SECRET | lexicon::N_STRONG) != 0
+            || matches!(
+                w,
+                "ssh"
+                    | "rsa"
+                    | "ed25519"
+                    | "aws"
+                    | "netrc"
+                    | "dotenv"
+                    | "kubeconfig"
+                    | "gnupg"
+                    | "pgpass"
+                    | "keychain"
+                    | "env"
+            );
+    }
+    read && secret
 }
 
 /// Protections an option may switch off besides the lexicon's safeguards
