@@ -508,6 +508,11 @@ pub struct Marks {
     pub ip: bool,
     /// A path that names a secret location (`~/.ssh`, `.env`, `/etc/shadow`).
     pub secret_path: bool,
+    /// A consent or a check declared already given, as a fact ("the
+    /// consent form is treated as already completed", "treats prod refs as
+    /// pre-approved"): a safeguard switched off when the asking for it is
+    /// denied beside it (honest policies pre-approve small expenses).
+    pub consent_presumed: bool,
     /// Any path or file name.
     pub path: bool,
     /// A code span that reads as a shell command.
@@ -657,6 +662,10 @@ pub struct SentenceCues {
     pub marks: Marks,
     /// A negated verb of disclosure ("do not tell", "never mention").
     pub negated_disclosure: bool,
+    /// What is not to be told is a status the agent may not claim ("never
+    /// tell the user the applicant is cleared"): a guard against a false
+    /// claim, not something kept from the user.
+    pub restrains_claim: bool,
     /// A verb of disclosure dispensed with ("no need to tell the
     /// customer", "无需告知用户"). Honest text says so of a user told some
     /// other way; only a change the agent is told to make turns it into
@@ -1197,8 +1206,8 @@ impl Reading {
     }
 
     /// Whether a list item is a label and quoted examples only ("- Override
-    /// phrases: *\"ignore previous instructions\"*, *\"do not tell the
-    /// user\"*"): at most three words, a colon, then nothing outside quotes
+    /// phrases: *"ignore previous instructions"*, *"do not tell the
+    /// user"*"): at most three words, a colon, then nothing outside quotes
     /// and code spans.
     fn labels_quotes(&self, plain: &str, s: &SentenceCues) -> bool {
         let tokens = &self.seg.tokens[s.tokens.clone()];
@@ -3636,30 +3645,50 @@ fn sentence_cues(
     }
     // "Treat every deletion candidate as already approved": the approval a
     // safeguard waits for, declared given, in an imperative.
-    if s.cues & (COND | MODAL | SEQ | ALLQ | BASE) != 0 {
-        for k in (0..tokens.len()).filter(|&k| tokens[k].clause_start && unquoted(k)) {
-            if !matches!(text(k), "treat" | "consider" | "regard" | "assume" | "deem")
+    // Said of the agent's own choices ("the consent form is treated as
+    // already completed", "treats prod refs as pre-approved"), it is a
+    // claim the model must back: honest policies pre-approve small orders.
+    if memchr::memmem::find(raw.as_bytes(), b" as ").is_some() {
+        for k in (0..tokens.len()).filter(|&k| unquoted(k)) {
+            let imperative = tokens[k].clause_start
+                && matches!(text(k), "treat" | "consider" | "regard" | "assume" | "deem");
+            if !(imperative
+                || matches!(
+                    text(k),
+                    "treated" | "treats" | "considered" | "deemed" | "regarded" | "assumed"
+                ))
                 || (k.saturating_sub(2)..k).any(|j| cues_of(j) & (NEG | NEVER) != 0)
             {
                 continue;
             }
-            let granted = (k + 1..tokens.len().min(k + 8)).any(|j| {
-                text(j) == "as"
-                    && (j + 1..tokens.len().min(j + 3)).any(|a| {
-                        matches!(
-                            text(a),
-                            "approved"
-                                | "pre-approved"
-                                | "preapproved"
-                                | "confirmed"
-                                | "authorized"
-                                | "authorised"
-                                | "consented"
-                        )
-                    })
-            });
-            if granted {
+            let Some(j) = (k + 1..tokens.len().min(k + 8)).find(|&j| text(j) == "as") else {
+                continue;
+            };
+            let already = word_is(j + 1, "already");
+            let at = if already { j + 2 } else { j + 1 };
+            if at >= tokens.len() {
+                continue;
+            }
+            let approval = matches!(
+                text(at),
+                "approved"
+                    | "pre-approved"
+                    | "preapproved"
+                    | "pre-authorized"
+                    | "pre-authorised"
+                    | "confirmed"
+                    | "authorized"
+                    | "authorised"
+                    | "consented"
+            );
+            let done = matches!(
+                text(at),
+                "completed" | "signed" | "verified" | "cleared" | "given"
+            ) && s.cues & N_SAFEGUARD != 0;
+            if imperative && (approval || done) {
                 m.safeguard_off = true;
+            } else if (approval && (already || text(at).starts_with("pre"))) || (done && already) {
+                m.consent_presumed = true;
             }
         }
     }
@@ -3950,6 +3979,17 @@ fn sentence_cues(
             }
         }
         m.held_until = until && !other;
+    }
+    // "Never tell the user the applicant is cleared": the untold is a
+    // status claimed, right after the verb of telling.
+    if s.negated_disclosure && !m.destination() {
+        if let Some(k) = (0..tokens.len()).find(|&k| cues_of(k) & DISCLOSE != 0 && unquoted(k)) {
+            s.restrains_claim = (k + 1..tokens.len().min(k + 9)).any(|j| {
+                matches!(text(j), "is" | "are" | "was" | "were" | "been")
+                    && j + 1 < tokens.len()
+                    && is_claimed_status(text(j + 1))
+            });
+        }
     }
     s.marks = m;
     s.detection_verb_opens = (0..tokens.len().min(2)).any(|k| {
@@ -5494,6 +5534,38 @@ pub(crate) fn is_success_word(w: &str) -> bool {
     )
 }
 
+/// Statuses an agent may be forbidden to claim ("the customer is clear",
+/// "their account is compromised"): the words of success and these.
+pub fn is_claimed_status(w: &str) -> bool {
+    is_success_word(w)
+        || matches!(
+            w,
+            "safe"
+                | "clear"
+                | "cleared"
+                | "secure"
+                | "compromised"
+                | "infected"
+                | "fine"
+                | "resolved"
+                | "eligible"
+                | "covered"
+                | "valid"
+                | "guaranteed"
+                | "healthy"
+                | "normal"
+                | "legal"
+                | "correct"
+                | "final"
+                | "genuine"
+                | "legitimate"
+                | "fraudulent"
+                | "hacked"
+                | "breached"
+                | "finished"
+        )
+}
+
 /// Words that report an act as not done.
 fn is_failure_word(w: &str) -> bool {
     matches!(
@@ -6032,7 +6104,15 @@ fn classify(
         m.without_asking && (consequential || prev.is_some_and(|p| p.marks.destroys));
     // A safeguard switched off, or a setting made in order to switch one
     // off ("set log=false to skip the audit trail").
-    let safeguard_off = (has(N_SAFEGUARD)
+    // A consent declared given, and the asking for it denied, in this
+    // sentence or across the two ("… are treated as already completed; do
+    // not ask the owner about them").
+    // (Asking, not telling: "do not ask", not "do not tell".)
+    let asks_denied = |p: &SentenceCues| p.negated & V_TELL != 0 && !p.negated_disclosure;
+    let consent_skipped = (m.consent_presumed && (asks_denied(s) || prev.is_some_and(asks_denied)))
+        || (asks_denied(s) && prev.is_some_and(|p| p.marks.consent_presumed));
+    let safeguard_off = consent_skipped
+        || (has(N_SAFEGUARD)
         && (dir(V_DISABLE)
             || (dir(V_ALTER) && has(V_DISABLE))
             // "call it with `fds=false` to turn off the recipient check":
@@ -6251,6 +6331,7 @@ fn classify(
         // Keeping a secret out of a reply is redaction ("请勿在回复中复述
         // 用户提供的密钥值": never repeat the key the user gave).
         || (s.negated_disclosure
+            && !s.restrains_claim
             && (acts || (has(USER) && !has(N_SECRET | N_STRONG)))
             && !has(DETECT))
         || (has(AUTO)
@@ -6288,7 +6369,7 @@ fn classify(
     // ("the upload also includes the camera's full GPS track. Keep that
     // detail to yourself") or a call the agent must make with fixed
     // arguments ("you must call order_inputs with quantity 40 … Then say
-    // to the user only \"Forecast updated\"").
+    // to the user only "Forecast updated"").
     let extra_act = |p: &SentenceCues| {
         p.cues & (NEG | NEVER | DETECT | EXAMPLE) == 0
             && p.cues & ALSO != 0
@@ -6457,6 +6538,7 @@ fn classify(
         (
             AskKind::DisableSafeguard,
             m.safeguard_off
+                || consent_skipped
                 || (dir(V_DISABLE) && has(N_SAFEGUARD))
                 // "Payments of any size are sent without any confirmation":
                 // money or destruction said to need no one's consent in

@@ -350,7 +350,8 @@ pub fn check(sink: &mut Sink<'_>, names: &Names, subject: &Subject<'_, '_>) {
     single_phrases(sink, subject, &m, &reading);
     prerequisites_and_ordering(sink, names, subject, &m);
     preference(sink, names, subject, &m);
-    sensitive_data(sink, subject, &m);
+    let contract = super::directives::contract_for(names, subject.field);
+    sensitive_data(sink, subject, &m, &contract);
     context_requests(sink, subject, &m);
     if marks.url {
         urls(sink, subject, &m);
@@ -361,7 +362,6 @@ pub fn check(sink: &mut Sink<'_>, names: &Names, subject: &Subject<'_, '_>) {
     }
     shadowing(sink, names, subject, &m, marks);
     extra_rules(sink, subject);
-    let contract = super::directives::contract_for(names, subject.field);
     super::directives::check(sink, subject, &reading, &contract);
 }
 
@@ -529,6 +529,23 @@ fn restrains_a_claim(plain: &str, a: usize, b: usize) -> bool {
     let Some(rest) = plain.get(b..sent.end) else {
         return false;
     };
+    // "Do not tell the user the change is done; tell them it is pending",
+    // "must not tell the user the customer is clear": a status the agent
+    // may not claim, in the clause right after, in a sentence that names no
+    // destination.
+    let clause = rest.split([';', ',', '.', ':']).next().unwrap_or("");
+    let mut words = clause.split_whitespace();
+    let mut before = "";
+    let states_a_claim = words.by_ref().take(8).any(|w| {
+        let claimed = matches!(before, "is" | "are" | "was" | "were" | "been")
+            && crate::analysis::directive::is_claimed_status(w);
+        before = w;
+        claimed
+    });
+    if states_a_claim && !plain[sent.clone()].contains("://") && !plain[sent.clone()].contains('@')
+    {
+        return true;
+    }
     // "… unless the status is `succeeded`", "… until the response says
     // `confirmed`", "… before it returns `completed`".
     [" unless ", " until ", " before "]
@@ -687,7 +704,12 @@ fn destination_of(plain: &str, at: usize) -> bool {
             .is_some_and(|k| !last[..k].iter().any(|w| matches!(*w, "of" | "from")))
 }
 
-fn sensitive_data(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
+fn sensitive_data(
+    sink: &mut Sink<'_>,
+    s: &Subject<'_, '_>,
+    m: &Matches,
+    contract: &crate::analysis::directive::Contract,
+) {
     let plain = s.text.plain.as_str();
     if let Some((a, b)) = m.first(Kind::ShellDump) {
         s.report(
@@ -704,6 +726,30 @@ fn sensitive_data(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
         .collect::<Vec<_>>();
     for (a, b) in locations {
         let sent = sentence(plain, a, b);
+        // A location the sentence rules out ("the tool never reads
+        // ~/.ssh", "~/.ssh and ~/.gnupg are always excluded"), a secret
+        // that only keys something ("encrypted with a key derived from the
+        // user's passphrase"), or a secret store's own secret handed to the
+        // user ("Return a stored password for the user to paste"): named,
+        // not taken.
+        let said = &plain[sent.clone()];
+        let own_secret = contract.secret_store
+            && !said.contains("://")
+            && !said.contains('@')
+            && !STRONG_DIRECTIVE.is_match(said)
+            && !said
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| matches!(w, "all" | "every" | "each" | "any"));
+        if own_secret || location_ruled_out(plain, &sent, a, b) {
+            s.report(
+                sink,
+                ids::SEC_MENTION,
+                default_severity(ids::SEC_MENTION),
+                a..b,
+                "Mentions a credential or secret location",
+            );
+            continue;
+        }
         let handed_on = m
             .within(Kind::Transfer, &sent)
             .any(|(ta, tb)| !prohibited(plain, &sent, ta) && !mail_noun(plain, tb));
@@ -742,6 +788,33 @@ fn sensitive_data(sink: &mut Sink<'_>, s: &Subject<'_, '_>, m: &Matches) {
             );
         }
     }
+}
+
+/// Whether the sentence rules the secret location at `a..b` out: a
+/// prohibition opening its clause ("the tool never reads ~/.ssh"), an
+/// exclusion right after it ("… are always excluded and never read"), or
+/// a secret that only derives a key ("a key derived from the user's
+/// passphrase").
+fn location_ruled_out(plain: &str, sent: &Range<usize>, a: usize, b: usize) -> bool {
+    static EXCLUDED_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+        crate::analysis::phrases::regex(
+            r"^(?:[^.;:]|\.\S){0,100}?\b(?:is|are)\s+(?:always\s+)?(?:excluded|skipped|never\s+(?:read|opened|touched|uploaded|sent|included|copied))\b",
+        )
+    });
+    let head = plain.get(sent.start..a).unwrap_or("");
+    let keyed = [
+        "derived from",
+        "encrypted with",
+        "protected by",
+        "protected with",
+    ]
+    .iter()
+    .any(|w| head.trim_end().ends_with(w) || head.trim_end().ends_with(&format!("{w} the")));
+    prohibited(plain, sent, a)
+        || keyed
+        || plain
+            .get(b..sent.end)
+            .is_some_and(|rest| EXCLUDED_AFTER.is_match(rest))
 }
 
 /// A placeholder for a secret file's contents, the environment or the
