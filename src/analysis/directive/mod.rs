@@ -2176,8 +2176,10 @@ fn omits_hazard<'t>(
         if live_hazard(k, r, cues_of, roles_of) {
             hazard = true;
         }
-        if r & wm::OMITTED != 0
-            || cues_of(k) & OMIT != 0
+        // "Scans … for hidden instructions": what is searched for is no
+        // part of the results left out.
+        let searched = k > 0 && matches!(text(k - 1), "for" | "of");
+        if (r & wm::OMITTED != 0 || cues_of(k) & OMIT != 0) && !searched
             || (t == "left" && k + 1 < n && text(k + 1) == "out")
         {
             omitted = true;
@@ -5805,7 +5807,8 @@ fn classify(
         && !example_only;
     // "Please don't ask the user for a full SSN": the asking denied, and
     // nothing else asked of the agent.
-    let denied_ask = s.negated & V_TELL != 0 && d & V_TELL == 0 && !destination;
+    let denied_ask =
+        s.negated & V_TELL != 0 && (d & V_TELL == 0 || cq & PHISH == 0) && !destination;
     if ((to_user && (pretext || solicits_secret))
         || (has(USER) && solicits_secret && cq & (V_TELL | SOLICIT) != 0)
         || (tells_anyone && solicits_secret)

@@ -533,6 +533,11 @@ fn restrains_a_claim(plain: &str, a: usize, b: usize) -> bool {
     // "must not tell the user the customer is clear": a status the agent
     // may not claim, in the clause right after, in a sentence that names no
     // destination.
+    // "Don't tell the user to stop a prescribed medicine": advice the
+    // agent may not give, not something kept from the user.
+    if rest.starts_with(" to ") && !plain[sent.clone()].contains("://") {
+        return true;
+    }
     let clause = rest.split([';', ',', '.', ':']).next().unwrap_or("");
     let mut words = clause.split_whitespace();
     let mut before = "";
@@ -802,6 +807,13 @@ fn location_ruled_out(plain: &str, sent: &Range<usize>, a: usize, b: usize) -> b
         )
     });
     let head = plain.get(sent.start..a).unwrap_or("");
+    // "By default it excludes credential material: ~/.ssh/, …".
+    let excluded_before = head.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        matches!(
+            w,
+            "excludes" | "excluded" | "exclude" | "excluding" | "skips"
+        )
+    });
     let keyed = [
         "derived from",
         "encrypted with",
@@ -812,6 +824,7 @@ fn location_ruled_out(plain: &str, sent: &Range<usize>, a: usize, b: usize) -> b
     .any(|w| head.trim_end().ends_with(w) || head.trim_end().ends_with(&format!("{w} the")));
     prohibited(plain, sent, a)
         || keyed
+        || excluded_before
         || plain
             .get(b..sent.end)
             .is_some_and(|rest| EXCLUDED_AFTER.is_match(rest))
