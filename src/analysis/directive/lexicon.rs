@@ -107,11 +107,31 @@ cues! {
     CONVO_QUAL = 71, "Qualifiers that make a noun the conversation: previous, last, entire, user's.";
     PROTECT = 72, "Keeping the user in control: ask the user first, the user's consent, explicit confirmation.";
     PARTY = 73, "Parties that put data to their own use: advertisers, data brokers, a training or research bucket, our analytics team.";
+    COVERT = 74, "Kept from the one watched: stealth, no notification, not aware, without their knowledge.";
+    WATCH = 75, "Watching a person: keystrokes, webcam, microphone, GPS, whereabouts, keeping tabs.";
+    PERSON = 76, "Someone other than the user who may be watched: a partner, a spouse, an employee.";
 }
+
+/// Cues that rules read and the learned model does not (it was trained
+/// before they existed; their features would land on other features'
+/// weights).
+pub const UNSCORED: Cues = COVERT | WATCH | PERSON;
 
 /// English. Forms are listed explicitly where a stem would overreach.
 const ENGLISH: &[(Cues, &str)] = &[
     (YOU, "you your yours yourself yourselves you're you'll"),
+    (
+        COVERT,
+        "stealth covert covertly secretly undetectable discreetly unaware no+notification not+aware without+any+notification without+a+notification without+notifying without+them+knowing without+their+knowledge without+their+knowing awkward+conversation hidden+icon",
+    ),
+    (
+        WATCH,
+        "keystroke keystrokes keylogger keylogging webcam microphone gps whereabouts screenshot screenshots keeping+tabs track tracks tracking tracked",
+    ),
+    (
+        PERSON,
+        "partner partners partner's spouse spouse's wife wife's husband husband's girlfriend girlfriend's boyfriend boyfriend's employee employees employee's employees' staff worker workers worker's colleague colleagues colleague's tenant tenants tenant's household+member family+member",
+    ),
     (
         AGENT,
         "assistant assistants ai llm llms chatbot claude copilot chatgpt gpt gemini language+model ai+assistant ai+agent the+agent an+agent the+ai the+llm agents client+agent calling+agent",
@@ -501,7 +521,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     (DOC, "more+information further+information"),
     (
         PROTECT,
-        "ask+the+user ask+the+user+first asks+the+user ask+them+first ask+first ask+before asks+before check+with+the+user confirm+with+the+user confirms+with+the+user confirm+with+them user's+confirmation user's+consent user's+permission user's+approval explicit+consent explicit+confirmation explicit+permission explicit+approval explicitly+approves explicitly+confirms explicitly+asks let+the+user+decide let+the+user+choose consent opt-in opt+in dry+run dry-run",
+        "ask+the+user ask+the+user+first asks+the+user ask+them+first ask+first ask+before asks+before check+with+the+user confirm+with+the+user confirms+with+the+user confirm+with+them user's+confirmation user's+consent user's+permission user's+approval explicit+consent explicit+confirmation explicit+permission explicit+approval explicitly+approves explicitly+confirms explicitly+asks let+the+user+decide let+the+user+choose consent opt-in opt+in dry+run dry-run not+legal+advice not+medical+advice not+financial+advice consult+a consult+their consult+your talk+to+their talk+to+your check+with+their verify+the+result verify+the+results their+pharmacist their+doctor their+prescriber their+lawyer",
     ),
     // Personal data and who buys it: what a tool that declares taking data
     // elsewhere names.

@@ -508,13 +508,6 @@ pub struct Marks {
     pub ip: bool,
     /// A path that names a secret location (`~/.ssh`, `.env`, `/etc/shadow`).
     pub secret_path: bool,
-    /// Watching someone kept from them ("runs in stealth mode", "shows no
-    /// notification", "without them knowing"): see [`covert_watching`].
-    pub covert: bool,
-    /// Watching a person: keystrokes, webcam, GPS, whereabouts.
-    pub surveils: bool,
-    /// The person watched is someone else (a partner, an employee).
-    pub watched_person: bool,
     /// A consent or a check declared already given, as a fact ("the
     /// consent form is treated as already completed", "treats prod refs as
     /// pre-approved"): a safeguard switched off when the asking for it is
@@ -1729,101 +1722,6 @@ const SECRET_PATH_PARTS: &[&str] = &[
     "token",
 ];
 
-/// Marks the sentences of covert surveillance told as a feature ("the
-/// phone shows no notification … ideal for keeping tabs on a partner",
-/// "runs in stealth mode so staff are not aware of it"): a word of
-/// concealment from the watched, then (only where there is one) the words
-/// of watching and of the person watched. One automaton walk over the text
-/// finds the first; most texts have none.
-fn covert_watching(plain: &str, sentences: &mut [SentenceCues]) {
-    use aho_corasick::AhoCorasick;
-    static COVERT: std::sync::LazyLock<AhoCorasick> = std::sync::LazyLock::new(|| {
-        AhoCorasick::new([
-            "stealth",
-            "covert",
-            "secretly",
-            "undetectable",
-            "no notification",
-            "without any notification",
-            "without a notification",
-            "without notifying",
-            "discreetly",
-            "not aware",
-            "unaware",
-            "without them knowing",
-            "without their knowledge",
-            "without their knowing",
-            "icon can be hidden",
-            "hides the app",
-            "hidden from the",
-            "awkward conversation",
-        ])
-        .expect("covert words build")
-    });
-    static WATCH: std::sync::LazyLock<AhoCorasick> = std::sync::LazyLock::new(|| {
-        AhoCorasick::new([
-            "keystroke",
-            "keylog",
-            "webcam",
-            "microphone",
-            "gps",
-            "location",
-            "whereabouts",
-            "screenshot",
-            "browsing history",
-            "keeping tabs",
-            "track",
-        ])
-        .expect("watch words build")
-    });
-    static PERSON: std::sync::LazyLock<AhoCorasick> = std::sync::LazyLock::new(|| {
-        AhoCorasick::new([
-            "partner",
-            "spouse",
-            "wife",
-            "husband",
-            "girlfriend",
-            "boyfriend",
-            "employee",
-            "staff",
-            "worker",
-            "colleague",
-            "household member",
-            "family member",
-            "tenant",
-            "student",
-        ])
-        .expect("person words build")
-    });
-    let at = |pos: usize, sentences: &mut [SentenceCues]| {
-        let i = sentences.partition_point(|s| s.range.end <= pos);
-        i.min(sentences.len().saturating_sub(1))
-    };
-    let mut any = false;
-    for found in COVERT.find_iter(plain) {
-        let i = at(found.start(), sentences);
-        if let Some(s) = sentences.get_mut(i) {
-            s.marks.covert = true;
-            any = true;
-        }
-    }
-    if !any {
-        return;
-    }
-    for found in WATCH.find_iter(plain) {
-        let i = at(found.start(), sentences);
-        if let Some(s) = sentences.get_mut(i) {
-            s.marks.surveils = true;
-        }
-    }
-    for found in PERSON.find_iter(plain) {
-        let i = at(found.start(), sentences);
-        if let Some(s) = sentences.get_mut(i) {
-            s.marks.watched_person = true;
-        }
-    }
-}
-
 /// Whether an environment variable's name (lower-cased) names a secret:
 /// `github_token`, `aws_secret_access_key`, `openai_api_key`, `_secret`.
 /// Its parts are letters and digits between `_`, and one of them is a
@@ -2214,8 +2112,9 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
             if matches!(t.kind, TokKind::Word | TokKind::Code)
                 && !t.quoted
                 && t.range.len() >= 4
-                && upper(t.range.start + usize::from(plain.as_bytes()[t.range.start] == b'_'))
                 && upper(t.range.end - 1)
+                && upper(t.range.start + usize::from(plain.as_bytes()[t.range.start] == b'_'))
+                && memchr::memchr(b'_', plain[t.range.clone()].as_bytes()).is_some()
                 && secret_variable(&plain[t.range.clone()])
             {
                 let i = sentences.partition_point(|s| s.range.end <= t.range.start);
@@ -2225,7 +2124,6 @@ pub fn read(plain: &str, upper: impl Fn(usize) -> bool, names: &Names) -> Readin
             }
         }
     }
-    covert_watching(plain, &mut sentences);
     // Settings written into the text (`{"require_confirmation": false}`)
     // switch a safeguard off in the sentence that holds them.
     if memchr::memchr2(b':', b'=', plain.as_bytes()).is_some() {
@@ -3753,8 +3651,15 @@ fn sentence_cues(
     // Said of the agent's own choices ("the consent form is treated as
     // already completed", "treats prod refs as pre-approved"), it is a
     // claim the model must back: honest policies pre-approve small orders.
-    if memchr::memmem::find(raw.as_bytes(), b" as ").is_some() {
-        for k in (0..tokens.len()).filter(|&k| unquoted(k)) {
+    // (A searcher built once: building one per sentence costs more than
+    // the search.)
+    static AS: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(" as "));
+    if AS.find(raw.as_bytes()).is_some() {
+        // (By length and first byte first: most words are none of these.)
+        for k in (0..tokens.len()).filter(|&k| {
+            matches!(tokens[k].range.len(), 4..=8 | 10) && first_byte_in(k, b"tcrad") && unquoted(k)
+        }) {
             let imperative = tokens[k].clause_start
                 && matches!(text(k), "treat" | "consider" | "regard" | "assume" | "deem");
             if !(imperative
@@ -3799,7 +3704,7 @@ fn sentence_cues(
     }
     // "Keep that detail to yourself": what the agent keeps to itself is
     // hidden from the one it answers.
-    if memchr::memmem::find(raw.as_bytes(), b" to yourself").is_some() {
+    if s.cues & YOU != 0 && memchr::memmem::find(raw.as_bytes(), b" to yourself").is_some() {
         for k in 2..tokens.len() {
             if text(k) == "yourself"
                 && text(k - 1) == "to"
@@ -6318,10 +6223,10 @@ fn classify(
     // (here or in the sentence before), kept from the one watched, who is
     // someone other than the user. Anti-theft tools hide from a thief,
     // named as such; a guard that says it never hides is no feature.
-    let near = |f: fn(&Marks) -> bool| f(m) || prev.is_some_and(|p| f(&p.marks));
-    let covert_watch = m.covert
-        && near(|x| x.surveils)
-        && near(|x| x.watched_person)
+    let near = |cue: Cues| has(cue) || prev.is_some_and(|p| p.cues & cue != 0);
+    let covert_watch = has(COVERT)
+        && near(WATCH)
+        && near(PERSON)
         && !has(NEVER | DETECT | EXAMPLE)
         && !contract.parameter;
     if covert_watch {

@@ -1401,7 +1401,10 @@ struct CueHashes {
 /// testing every cue of the vocabulary.
 static CUE_HASHES: LazyLock<Vec<Option<CueHashes>>> = LazyLock::new(|| {
     let mut by_bit: Vec<Option<CueHashes>> = (0..Cues::BITS).map(|_| None).collect();
-    for (name, cue) in lexicon::ALL {
+    for (name, cue) in lexicon::ALL
+        .iter()
+        .filter(|(_, c)| c & lexicon::UNSCORED == 0)
+    {
         let name = name.as_bytes();
         let slot = &mut by_bit[cue.trailing_zeros() as usize];
         assert!(slot.is_none() && cue.count_ones() == 1, "one bit per cue");
