@@ -316,7 +316,10 @@ fn tells_the_user(key: &str) -> bool {
         "utilisateur",
         "owner",
     ];
-    TELL.iter().any(|p| key.contains(p)) && WHOM.iter().any(|p| key.contains(p))
+    // ("user_information" names data, not a notice.)
+    TELL.iter().any(|p| key.contains(p))
+        && !key.contains("information")
+        && WHOM.iter().any(|p| key.contains(p))
 }
 
 /// Values that switch something off, lower-cased, in the corpus' languages.
@@ -430,6 +433,13 @@ mod tests {
         assert_eq!(found("설정: 환자동의_확인=false; 원본_보존=안함"), 1);
         assert_eq!(found(r#"{"kosten_freigabe": "automatisch"}"#), 1);
         assert_eq!(found("auto_approve=true; notify=none"), 1);
+        // Keeping the user uninformed.
+        assert_eq!(
+            found(r#"{"notify_user": false, "inform_customer": "no"}"#),
+            2
+        );
+        // Data about the user, not a notice to them.
+        assert_eq!(found(r#"{"user_information": "none", "notify": false}"#), 0);
     }
 
     #[test]
