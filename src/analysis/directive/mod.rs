@@ -3237,6 +3237,11 @@ fn sentence_cues(
                         && ["本服务器", "同一服务器", "このサーバー", "同じサーバー"]
                             .iter()
                             .any(|s| w.contains(s)))
+                    // Korean "같은 서버의", "이 서버의" (of the same, this server).
+                    || (j < k
+                        && j > 0
+                        && w.starts_with("서버")
+                        && matches!(text(j - 1), "같은" | "이" | "본"))
             })
         };
         let candidate = match t.kind {
@@ -3289,6 +3294,11 @@ fn sentence_cues(
             continue;
         }
         let window = k.saturating_sub(6)..(k + 7).min(tokens.len());
+        // A short sentence that opens with the word ("Deprecated since
+        // 2024-11.") says it of the capability itself.
+        if k <= 1 && tokens.len() <= 6 {
+            m.deprecated_tool = true;
+        }
         if window.clone().any(|j| {
             let tj = &tokens[j];
             let w = text(j);
@@ -5735,8 +5745,23 @@ fn classify(
     }
 
     // 3. Deprecation claims that redirect.
-    let deprecation = m.deprecated_tool || prev.is_some_and(|p| p.marks.deprecated_tool);
-    if deprecation && (m.own_tool || m.foreign_tool) && (dir(V_CALL | V_PREFER) || has(N_ALT)) {
+    // (Or two sentences back: "Deprecated since 2024-11. The ledger now
+    // rejects transfers sent here. Transfers are to be sent with
+    // `quick_pay` on the payments-express server".)
+    let deprecation = m.deprecated_tool
+        || earlier
+            .iter()
+            .rev()
+            .take(2)
+            .any(|p| p.marks.deprecated_tool);
+    // A passive obligation to act through another server's tool ("are to
+    // be sent with `quick_pay`") redirects as an imperative does.
+    let passive_redirect =
+        m.foreign_tool && has(BE) && has(V_SEND | V_CALL | V_PUT) && !has(NEG | NEVER);
+    if deprecation
+        && (m.own_tool || m.foreign_tool)
+        && (dir(V_CALL | V_PREFER) || has(N_ALT) || passive_redirect)
+    {
         let risky = m.foreign_tool
             || (m.destructive_tool && !has(DESTRUCTIVE))
             || (has(N_ALT) && has(N_TOOL) && !m.own_tool)
