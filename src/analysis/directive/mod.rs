@@ -5823,8 +5823,12 @@ fn classify(
 
     // 5/6. What to tell the user, and phishing through the user.
     let solicits_secret = cq & N_STRONG != 0 && cq & SOLICIT != 0;
-    let pretext =
-        cq & PHISH != 0 && (cq & (N_SECRET | N_STRONG | MONEY) != 0 || destination || has(N_ROUTE));
+    // A secret store speaks of its own lock ("when the keychain is locked,
+    // tell the user to unlock it on their laptop"): a pretext there must
+    // ask for something or send the user somewhere.
+    let pretext = cq & PHISH != 0
+        && (cq & (N_SECRET | N_STRONG | MONEY) != 0 || destination || has(N_ROUTE))
+        && (!contract.secret_store || cq & SOLICIT != 0 || destination);
     let to_user = tells_user || has(ANSWERING) || (has(USER) && has(MODAL | PLEASE));
     // "Tell the employee … they must confirm their bank login at <url>": whoever
     // the agent is told to address is the user.
@@ -5840,8 +5844,12 @@ fn classify(
         && !example_only;
     // "Please don't ask the user for a full SSN": the asking denied, and
     // nothing else asked of the agent.
-    let denied_ask =
-        s.negated & V_TELL != 0 && (d & V_TELL == 0 || cq & PHISH == 0) && !destination;
+    // A secret store's "locked" is its own state, no pretext ("if the
+    // vault is locked, tell the user to unlock it in the app; don't ask
+    // them for the master password").
+    let denied_ask = s.negated & V_TELL != 0
+        && (d & V_TELL == 0 || cq & PHISH == 0 || contract.secret_store)
+        && !destination;
     if ((to_user && (pretext || solicits_secret))
         || (has(USER) && solicits_secret && cq & (V_TELL | SOLICIT) != 0)
         || (tells_anyone && solicits_secret)
