@@ -814,6 +814,9 @@ fn location_ruled_out(plain: &str, sent: &Range<usize>, a: usize, b: usize) -> b
             "excludes" | "excluded" | "exclude" | "excluding" | "skips"
         )
     });
+    // (The words right before the location, past an article.)
+    let before = head.trim_end();
+    let before = before.strip_suffix(" the").unwrap_or(before);
     let keyed = [
         "derived from",
         "encrypted with",
@@ -821,7 +824,7 @@ fn location_ruled_out(plain: &str, sent: &Range<usize>, a: usize, b: usize) -> b
         "protected with",
     ]
     .iter()
-    .any(|w| head.trim_end().ends_with(w) || head.trim_end().ends_with(&format!("{w} the")));
+    .any(|w| before.ends_with(w));
     prohibited(plain, sent, a)
         || keyed
         || excluded_before
