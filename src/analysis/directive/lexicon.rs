@@ -110,12 +110,13 @@ cues! {
     COVERT = 74, "Kept from the one watched: stealth, no notification, not aware, without their knowledge.";
     WATCH = 75, "Watching a person: keystrokes, webcam, microphone, GPS, whereabouts, keeping tabs.";
     PERSON = 76, "Someone other than the user who may be watched: a partner, a spouse, an employee.";
+    UNTRAINED = 77, "A word of a language the learned model was not trained on (see `LATER`).";
 }
 
 /// Cues that rules read and the learned model does not (it was trained
 /// before they existed; their features would land on other features'
 /// weights).
-pub const UNSCORED: Cues = COVERT | WATCH | PERSON;
+pub const UNSCORED: Cues = COVERT | WATCH | PERSON | UNTRAINED;
 
 /// English. Forms are listed explicitly where a stem would overreach.
 const ENGLISH: &[(Cues, &str)] = &[
@@ -240,6 +241,12 @@ const ENGLISH: &[(Cues, &str)] = &[
     (
         V_HIDE,
         "hides hiding conceals concealed suppresses suppressed withholds withheld obscures",
+    ),
+    // Kept from someone, as a state: "must be kept hidden from the user",
+    // "the user must not know" ("hidden" alone names hidden files).
+    (
+        V_HIDE,
+        "hidden+from kept+hidden kept+secret kept+quiet kept+from keeps+quiet remain+hidden stay+hidden must+not+know must+never+know should+not+know should+never+know need+not+know needn't+know must+not+find+out should+not+find+out must+never+find+out should+never+find+out",
     ),
     (
         V_DISABLE | BASE,
@@ -1660,6 +1667,796 @@ const STEMS: &[(Cues, &str)] = &[
     ),
 ];
 
+/// Languages added after the learned model was trained: Ukrainian,
+/// Romanian, Greek, Hebrew, Persian, Bengali, Swahili, Tagalog, Danish,
+/// Norwegian, Finnish, Hungarian and Malay. A word first listed here
+/// carries [`UNTRAINED`]: the rules read it, and the model, which has never
+/// seen it, does not report a sentence of such words alone.
+const LATER: &[(Cues, &str)] = &[
+    // Ukrainian (stems, as Russian; the letters і, ї, є and ґ set its
+    // words apart from the Russian ones above).
+    (
+        YOU,
+        "ти тобі твій твоя твоє твої ви ваш ваша ваше ваші вами",
+    ),
+    (AGENT, "асистент* ші"),
+    (USER, "користувач* клієнт*"),
+    (
+        MODAL,
+        "повин* обов'язков* обов’язков* необхідно потрібно треба мусиш мусить мусите",
+    ),
+    (ALWAYS, "завжди щоразу кожного+разу"),
+    (NEVER | NEG, "ніколи"),
+    (NEG, "ні"),
+    (COND, "коли якщо після"),
+    (
+        ALLQ,
+        "всю весь усі усіх всі всіх будь-який будь-які кожен кожна кожне кожного повн*",
+    ),
+    (SEQ, "спочатку потім далі одразу відразу"),
+    (V_RUN | BASE, "виконай* виконуй* запустіть"),
+    (
+        V_SEND | BASE,
+        "надішл* надісла* надсила* відправ* пересила* завантаж* вивантаж*",
+    ),
+    (
+        V_PUT | BASE,
+        "додай* додава* вставте вкажи* вкажіть прикріпи* скопіюй*",
+    ),
+    (
+        V_TELL | BASE,
+        "повідом* відповід* попередь* напишіть кажи* скажіть",
+    ),
+    (V_TELL | BASE | DISCLOSE, "згадуй* згадай* згадуват*"),
+    (
+        V_HIDE | BASE,
+        "прихов* приховуй* не+кажи не+кажіть замовчуй*",
+    ),
+    (V_DISABLE | BASE, "вимкн* вимика* оминай* обійди*"),
+    (V_IGNORE | BASE, "ігнор* забудьте"),
+    (
+        V_READ | BASE,
+        "прочитай* прочитати відкрий* відкрийте зчитай* зчиту* збери* зберіть",
+    ),
+    (V_CALL | BASE, "виклич* викликай* використовуй* скористай*"),
+    (V_CALL, "виклик*"),
+    (
+        V_ALTER | BASE,
+        "зміни* зміню* заміни* заміню* підстав* встанови* збільш* зменш*",
+    ),
+    (N_SECRET, "облікові+дані облікових+даних"),
+    (N_CONVO, "розмов* листуван* історі* повідомлен* діалог*"),
+    (
+        N_CONVO | N_INSTR,
+        "системний+промпт системного+промпту системні+інструкції",
+    ),
+    (N_SAFEGUARD, "підтвердженн* безпек*"),
+    (N_TOOL, "інструмент*"),
+    (N_ALT, "інш*"),
+    (N_DATA, "дані даних"),
+    (N_LOCAL, "тека теки теку теці директорі*"),
+    (
+        N_STRONG,
+        "номер+картки код+підтвердження одноразовий+код одноразовий+пароль",
+    ),
+    (N_ROUTE, "одержувач* отримувач* рахунок рахунку"),
+    (N_INSTR, "інструкці* вказівк*"),
+    (N_CMD, "термінал*"),
+    (PHISH, "заблоков* закінчи* призупин* повторно"),
+    (DEPREC, "застарі*"),
+    (AUTO, "автоматично непомітно таємно приховано"),
+    (EXTERNAL, "зовнішн*"),
+    (ONLY, "лише тільки"),
+    (ALSO, "також теж додатково"),
+    // Asking, as in English "ask": a verb of telling that discloses
+    // nothing ("не питай пароль": do not ask for the password).
+    (
+        V_TELL | BASE | SOLICIT,
+        "попросіть попроси запитай* питай* спитай",
+    ),
+    (DESTRUCTIVE, "видали* видаля*"),
+    (PLEASE, "будь+ласка"),
+    (
+        SELF,
+        "цей+інструмент цього+інструменту цей+сервер цього+сервера",
+    ),
+    (PROTECT, "спитай* підтверд* згод* дозвіл* зачекай*"),
+    (REGARDLESS, "незалежно"),
+    // Romanian. "nu" is Dutch and Swedish for "now", but no text of
+    // the corpus has it.
+    (YOU, "tău dumneavoastră voastră voastre vostru"),
+    (AGENT, "asistentul asistentului modelul agentul"),
+    (USER, "utilizator* clientul clienți clientului"),
+    (MODAL, "trebuie obligatoriu obligatorie necesar"),
+    (ALWAYS, "întotdeauna mereu de+fiecare+dată"),
+    (NEVER | NEG, "niciodată"),
+    (NEG, "nu fără"),
+    (COND, "când dacă înainte+de după+ce"),
+    (ALLQ, "toate toți întreaga întregul fiecare orice"),
+    (SEQ, "mai+întâi apoi ulterior imediat"),
+    (V_RUN | BASE, "rulează execută executați rulați"),
+    (
+        V_SEND | BASE,
+        "trimite trimiteți trimită transmite transmiteți redirecționează încarcă încărcați",
+    ),
+    (
+        V_PUT | BASE,
+        "includeți adaugă adăugați atașează atașați copiază copiați inserează completează",
+    ),
+    (
+        V_TELL | BASE,
+        "spune spuneți informează informați anunță răspunde menționa menționeze menționați menționezi",
+    ),
+    (V_TELL | BASE | DISCLOSE, "dezvălui dezvăluiți"),
+    (V_HIDE | BASE, "ascunde ascundeți tăinuiește"),
+    (
+        V_DISABLE | BASE,
+        "dezactivează dezactivați ocolește omiteți sari+peste",
+    ),
+    (V_IGNORE | BASE, "ignoră ignorați uită"),
+    (
+        V_READ | BASE,
+        "citește citiți deschide deschideți colectează",
+    ),
+    (
+        V_CALL | BASE,
+        "apelează apelați folosește folosiți utilizează utilizați",
+    ),
+    (
+        N_SECRET,
+        "parolă parolele acreditări acreditările credențiale credențialele tokenul cheia cheile",
+    ),
+    (
+        N_CONVO,
+        "conversația conversației conversația istoricul mesajele discuția",
+    ),
+    (
+        N_CONVO | N_INSTR,
+        "promptul+de+sistem instrucțiunile+de+sistem",
+    ),
+    (N_TOOL, "instrumentul instrumente instrumentele unealta"),
+    (N_ALT, "altor altul altă"),
+    (N_DATA, "datele+personale date+personale datele"),
+    (
+        N_LOCAL,
+        "fișier fișierul fișiere fișierele dosarul directorul",
+    ),
+    (N_SAFEGUARD, "confirmare confirmarea aprobare aprobarea"),
+    (N_STRONG, "codul+de+verificare numărul+cardului"),
+    (
+        PHISH,
+        "expirat expirată blocat blocată suspendat suspendată",
+    ),
+    (DEPREC, "învechit învechită depreciat"),
+    (AUTO, "automat discret"),
+    (EXTERNAL, "extern externă terț terță"),
+    (
+        V_TELL | BASE | SOLICIT,
+        "cere cereți ceri solicită solicitați",
+    ),
+    (PLEASE, "vă+rugăm te+rog"),
+    (ONLY, "numai"),
+    (ALSO, "de+asemenea"),
+    (
+        V_PUT | BASE,
+        "pune* introdu introduceți scrie* adaug* atașeaz* copiaz*",
+    ),
+    (
+        V_SEND | BASE,
+        "trimite* transmite-le transmite-l transmiteți-le redirecționeaz* încarc*",
+    ),
+    (
+        V_TELL | BASE,
+        "spune* informeaz* anunț* comunică comunicați",
+    ),
+    (V_RUN | BASE, "execut-o execut-le ruleaz*"),
+    (V_CALL | BASE, "folosi* utilizeaz* apeleaz* apela"),
+    (
+        SELF,
+        "acest+instrument acestui+instrument acest+server acestui+server acest+tool acesta",
+    ),
+    (N_ALT, "celelalte celorlalte"),
+    (HYPE, "singurul singura"),
+    (TRUST, "de+încredere"),
+    (FALSE, "corup periculos periculoase nesigur nesigure"),
+    (
+        PROTECT,
+        "acordul consimțământul confirmarea+utilizatorului aprobarea+utilizatorului permisiunea așteaptă",
+    ),
+    (N_STRONG, "codul+unic codul+primit codul+de+confirmare cvv"),
+    (N_TOOL, "servere serverul serverele"),
+    (N_ROUTE, "destinatarul destinatar contul+bancar iban"),
+    (REGARDLESS, "indiferent"),
+    // Greek.
+    (YOU, "εσύ εσείς σου σας"),
+    (AGENT, "βοηθός βοηθού βοηθό μοντέλο πράκτορα πράκτορας"),
+    (USER, "χρήστ* πελάτ*"),
+    (MODAL, "πρέπει υποχρεωτικ* απαιτείται οφείλει οφείλεις"),
+    (ALWAYS, "πάντα πάντοτε κάθε+φορά"),
+    (NEVER | NEG, "ποτέ"),
+    (NEG, "μην μη δεν χωρίς"),
+    (COND, "όταν αν εάν πριν μόλις"),
+    (ALLQ, "όλα όλες όλους όλη όλο ολόκληρ* κάθε οποιοδήποτε"),
+    (SEQ, "πρώτα έπειτα στη+συνέχεια κατόπιν"),
+    (V_RUN | BASE, "εκτέλεσε εκτελέστε εκτελεί τρέξε"),
+    (
+        V_SEND | BASE,
+        "στείλ* στέλν* προώθησε προωθήστε ανέβασε ανεβάστε",
+    ),
+    (V_SEND, "αποστολ* προωθ* ανεβάζ*"),
+    (
+        V_PUT | BASE,
+        "συμπερίλαβε συμπεριλάβετε συμπεριλαμβάν* επισύναψ* επικόλλησ* πρόσθεσε προσθέστε προσθέτ* αντίγραψε",
+    ),
+    (
+        V_TELL | BASE,
+        "πες πείτε ενημέρωσ* ενημερώστε ανέφερε αναφέρετε αναφέρ* απάντησ* λέγε",
+    ),
+    (V_HIDE | BASE, "κρύψε κρύβ* απόκρυψ* αποκρύψ* αποσιώπησ*"),
+    (
+        V_DISABLE | BASE,
+        "απενεργοποί* παράλειψ* παραλείψ* παράκαμψ* παρακάμψ*",
+    ),
+    (V_IGNORE | BASE, "αγνόησ* αγνοήστε ξέχασε"),
+    (
+        V_READ | BASE,
+        "διάβασε διαβάστε διαβάζ* άνοιξε ανοίξτε συλλέξ*",
+    ),
+    (
+        V_CALL | BASE,
+        "κάλεσε καλέστε χρησιμοποίησ* χρησιμοποιήστε χρησιμοποιεί*",
+    ),
+    (
+        N_SECRET,
+        "κωδικός+πρόσβασης κωδικό+πρόσβασης κωδικού+πρόσβασης κωδικούς+πρόσβασης κωδικοί+πρόσβασης συνθηματικ* διαπιστευτήρι* κλειδί κλειδιά κλειδιού",
+    ),
+    (N_CONVO, "συνομιλί* ιστορικ* μηνύματ* συζήτησ*"),
+    (N_TOOL, "εργαλεί*"),
+    (N_ALT, "άλλ*"),
+    (N_DATA, "προσωπικά+δεδομένα δεδομέν* στοιχεί*"),
+    (N_LOCAL, "αρχεί* φάκελ*"),
+    (N_SAFEGUARD, "επιβεβαίωση επιβεβαίωσης έγκριση έγκρισης"),
+    (PHISH, "έληξε λήξει κλειδώθηκε ανεστάλη επαλήθευσ*"),
+    (DEPREC, "παρωχημέν* καταργημέν*"),
+    (AUTO, "αυτόματα σιωπηλά κρυφά"),
+    (EXTERNAL, "εξωτερικ* τρίτ*"),
+    (V_TELL | BASE | SOLICIT, "ζήτησε ζητήστε ζητήσ* ζητά ζητάς"),
+    (ONLY, "μόνο"),
+    (ALSO, "επίσης επιπλέον"),
+    (PLEASE, "παρακαλώ"),
+    (V_PUT | BASE, "πρόσθεσ* προσθέσ* επισυνάψ*"),
+    (V_TELL | BASE, "αναφερθ* ενημερωθ* πληροφορήσ*"),
+    (V_STORE, "αποθηκεύ*"),
+    (V_PREFER | BASE, "προτίμ* προτείν*"),
+    (
+        SELF,
+        "αυτό+το+εργαλείο αυτού+του+εργαλείου αυτός+ο+διακομιστής αυτού+του+διακομιστή",
+    ),
+    (N_TOOL, "διακομιστ* υπηρεσί*"),
+    (N_ALT, "υπόλοιπ* εναλλακτικ*"),
+    (N_LOCAL, "μεταβλητ*"),
+    (N_DATA, "διαβατήρι* διαβατηρί* ταυτότητ*"),
+    (EXTERNAL, "συνεργάτ*"),
+    (ALSO, "αντίγραφο"),
+    (FALSE, "λανθασμέν* επικίνδυν* ελαττωματικ*"),
+    (
+        PROTECT,
+        "συγκατάθεσ* επιβεβαιώσει επιβεβαιώσετε επιβεβαιώσουν άδεια περίμενε περιμένετε περιμένει",
+    ),
+    (N_STRONG, "κωδικό+μιας+χρήσης κωδικός+μιας+χρήσης cvv"),
+    (N_ROUTE, "παραλήπτ* iban"),
+    // Hebrew: prefixes (ה, ל, ו, ש, ב) join the word, so forms are listed.
+    (YOU, "אתה אתם שלך לך שלכם לכם"),
+    (AGENT, "העוזר עוזר הסוכן סוכן המודל"),
+    (
+        USER,
+        "משתמש המשתמש למשתמש למשתמשים משתמשים המשתמשים לקוח הלקוח ללקוח",
+    ),
+    (MODAL, "חייב חייבת חייבים חובה נדרש נדרשת"),
+    // "יש ל…" (one must …) and "אין ל…" (one must not …) before an
+    // infinitive: the phrase carries the verb's cues.
+    (MODAL | V_SEND | BASE, "יש+לשלוח יש+להעביר יש+להעלות"),
+    (NEG | V_SEND | BASE, "אין+לשלוח אין+להעביר אין+להעלות"),
+    (
+        MODAL | V_PUT | BASE,
+        "יש+לצרף יש+להוסיף יש+לכלול יש+להדביק יש+להעתיק",
+    ),
+    (
+        NEG | V_PUT | BASE,
+        "אין+לצרף אין+להוסיף אין+לכלול אין+להדביק אין+להעתיק",
+    ),
+    (MODAL | V_READ | BASE, "יש+לקרוא יש+לפתוח יש+לאסוף"),
+    (NEG | V_READ | BASE, "אין+לקרוא אין+לפתוח אין+לאסוף"),
+    (MODAL | V_CALL | BASE, "יש+להשתמש יש+להפעיל"),
+    (NEG | V_CALL | BASE, "אין+להשתמש אין+להפעיל"),
+    (MODAL | V_ALTER | BASE, "יש+לשנות יש+להחליף"),
+    (NEG | V_ALTER | BASE, "אין+לשנות אין+להחליף"),
+    (
+        MODAL | V_TELL | BASE | DISCLOSE,
+        "יש+לספר יש+להגיד יש+לומר יש+להודיע יש+ליידע יש+להזכיר יש+לציין",
+    ),
+    (
+        NEG | V_TELL | BASE | DISCLOSE,
+        "אין+לספר אין+להגיד אין+לומר אין+להודיע אין+ליידע אין+להזכיר אין+לציין",
+    ),
+    (MODAL | V_HIDE | BASE, "יש+להסתיר"),
+    (NEG | V_HIDE | BASE, "אין+להסתיר"),
+    (MODAL | V_DISABLE | BASE, "יש+לדלג יש+לעקוף יש+להשבית"),
+    (NEG | V_DISABLE | BASE, "אין+לדלג אין+לעקוף אין+להשבית"),
+    (MODAL | V_RUN | BASE, "יש+להריץ יש+לבצע"),
+    (NEG | V_RUN | BASE, "אין+להריץ אין+לבצע"),
+    (MODAL | V_TELL | BASE | SOLICIT, "יש+לבקש"),
+    (NEG | V_TELL | BASE | SOLICIT, "אין+לבקש"),
+    (ALWAYS, "תמיד בכל+פעם"),
+    (NEVER | NEG, "לעולם"),
+    (NEG, "אל לא אין ללא בלי"),
+    (COND, "כאשר כשהמשתמש אם לפני אחרי לאחר"),
+    (ALLQ, "כל המלא המלאה"),
+    (SEQ, "קודם תחילה לאחר+מכן אחר+כך מיד"),
+    (V_RUN | BASE, "הרץ הריצו בצע בצעו להריץ"),
+    (
+        V_SEND | BASE,
+        "שלח שלחו תשלח לשלוח העבר העבירו תעביר להעביר העלה להעלות",
+    ),
+    (
+        V_PUT | BASE,
+        "צרף צרפו תצרף לצרף הוסף הוסיפו תוסיף להוסיף הדבק כלול לכלול תכלול העתק",
+    ),
+    (
+        V_TELL | BASE,
+        "אמור תאמר תגיד להגיד לומר ספר תספר לספר הודע תודיע להודיע ליידע יידע תזכיר להזכיר הזכר ענה",
+    ),
+    (V_HIDE | BASE, "הסתר תסתיר להסתיר הסתירו"),
+    (V_DISABLE | BASE, "השבת להשבית דלג תדלג לדלג עקוף לעקוף"),
+    (V_IGNORE | BASE, "התעלם תתעלם להתעלם"),
+    (V_READ | BASE, "קרא תקרא לקרוא פתח לפתוח אסוף לאסוף"),
+    (V_CALL | BASE, "השתמש תשתמש להשתמש הפעל להפעיל"),
+    (
+        N_SECRET,
+        "סיסמה סיסמא הסיסמה הסיסמא סיסמת סיסמאות טוקן הטוקן אסימון מפתח המפתח מפתחות אישורי+גישה פרטי+התחברות",
+    ),
+    (N_CONVO, "שיחה השיחה היסטוריית ההיסטוריה הודעות ההודעות"),
+    (N_TOOL, "כלי הכלי כלים בכלי"),
+    (N_ALT, "אחר אחרים אחרת האחרים האחר"),
+    (N_DATA, "מידע+אישי פרטים+אישיים נתונים הנתונים"),
+    (N_LOCAL, "קובץ הקובץ קבצים הקבצים תיקייה התיקייה"),
+    (N_SAFEGUARD, "אישור האישור"),
+    (PHISH, "פג פגה נחסם נחסמה הושעה אמת"),
+    (AUTO, "אוטומטית בשקט"),
+    (EXTERNAL, "חיצוני חיצונית צד+שלישי"),
+    (V_TELL | BASE | SOLICIT, "בקש בקשו לבקש תבקש"),
+    (ONLY, "רק"),
+    (ALSO, "גם בנוסף"),
+    (V_SEND | BASE, "ולשלוח ושלח"),
+    (V_ALTER | BASE, "לשנות שנה החלף להחליף"),
+    (V_TELL | BASE | DISCLOSE, "לציין ציין הסבר תסביר"),
+    (V_TELL | BASE | SOLICIT, "ובקש"),
+    (SOLICIT, "להקליד הקלד"),
+    (N_STRONG, "החד־פעמי החד-פעמי חד־פעמי חד-פעמי קוד+אימות"),
+    (N_ROUTE, "הנמען נמען"),
+    (SELF, "הכלי+הזה כלי+זה השרת+הזה"),
+    (N_TOOL, "שרת השרת"),
+    (AUTO, "ברקע"),
+    (STOP, "תעצור לעצור"),
+    (PROTECT, "הסכמה הסכמת לאשר יאשר שיאשר רשות המתן להמתין"),
+    // Persian (the ZWNJ of "می‌فرستد"splits the word; the stem stands).
+    (YOU, "شما"),
+    (AGENT, "دستیار مدل"),
+    (USER, "کاربر کاربران مشتری"),
+    (MODAL, "باید الزامی حتما حتماً ضروری"),
+    (ALWAYS, "همیشه هر+بار"),
+    (NEVER | NEG, "هرگز"),
+    (NEG, "بدون نه"),
+    (COND, "وقتی هنگامی اگر قبل پیش+از"),
+    (ALLQ, "همه کل"),
+    (SEQ, "ابتدا سپس"),
+    (V_RUN | BASE, "اجرا"),
+    (V_SEND | BASE, "ارسال فرستاده فرستد منتقل بارگذاری"),
+    // Persian puts the verb last: its imperatives ("بفرستید": send) and
+    // the light verbs of a request after a noun ("ارسال کنید": do the
+    // sending) carry the request, as Hindi's do.
+    (V_SEND | BASE | PLEASE, "بفرستید بفرست"),
+    (V_PUT | BASE | PLEASE, "بگذار بگذارید بنویس بنویسید"),
+    (V_TELL | BASE | PLEASE, "بگویید بگو"),
+    (V_TELL | BASE | PLEASE | NEG, "نگویید نگو"),
+    (V_READ | BASE | PLEASE, "بخوانید بخوان"),
+    (PLEASE | BASE, "کنید کن بکنید نمایید دهید بدهید بده"),
+    (PLEASE | NEG, "نکنید نکن ندهید نشود"),
+    (V_PUT | BASE, "اضافه پیوست درج کپی"),
+    (V_TELL | BASE, "اطلاع مطلع اعلام"),
+    (V_HIDE | BASE, "پنهان مخفی"),
+    (V_DISABLE | BASE, "غیرفعال"),
+    (V_IGNORE | BASE, "نادیده"),
+    (V_READ | BASE, "خواندن"),
+    (V_CALL | BASE, "فراخوانی استفاده"),
+    (N_SECRET, "رمز+عبور رمز+ورود گذرواژه توکن کلید اعتبارنامه"),
+    (N_CONVO, "گفتگو مکالمه تاریخچه پیام"),
+    (N_TOOL, "ابزار ابزارهای"),
+    (N_ALT, "دیگر"),
+    (N_DATA, "اطلاعات داده"),
+    (N_LOCAL, "فایل پوشه"),
+    (N_SAFEGUARD, "تأیید تایید"),
+    (PHISH, "منقضی مسدود"),
+    (AUTO, "خودکار"),
+    (EXTERNAL, "خارجی"),
+    (ALSO, "همچنین"),
+    (V_PUT | BASE, "قرار وارد"),
+    (V_TELL | BASE, "ذکر گفته"),
+    (NEG, "نمی"),
+    (SELF, "این+ابزار این+سرور"),
+    (N_TOOL, "سرور"),
+    (PARTY, "تبلیغاتی تبلیغات"),
+    (EXTERNAL, "شخص+ثالث"),
+    (PROTECT, "اجازه رضایت منتظر"),
+    (SOLICIT, "بخواهید بپرسید"),
+    (N_STRONG, "رمز+یکبار+مصرف کد+تأیید"),
+    // Bengali (the virama and nukta continue a word, as in Hindi).
+    (YOU, "আপনি আপনার আপনাকে তুমি তোমার তোমাকে"),
+    (AGENT, "সহকারী এজেন্ট মডেল"),
+    (USER, "ব্যবহারকারী* গ্রাহক*"),
+    (MODAL, "অবশ্যই বাধ্যতামূলক* আবশ্যক* প্রয়োজন"),
+    (ALWAYS, "সবসময় সর্বদা প্রতিবার"),
+    (NEVER | NEG, "কখনো কখনোই"),
+    (NEG, "না নয় ছাড়া"),
+    (COND, "যখন যদি আগে"),
+    (ALLQ, "সব সমস্ত সম্পূর্ণ প্রতিটি"),
+    (SEQ, "প্রথমে তারপর"),
+    (V_RUN | BASE | PLEASE, "চালান চালাও চালাবেন"),
+    (V_SEND | BASE, "পাঠাতে পাঠিয়ে ফরওয়ার্ড আপলোড"),
+    (V_SEND | BASE | PLEASE, "পাঠান পাঠাও পাঠাবেন"),
+    (V_PUT | BASE, "যুক্ত সংযুক্ত যোগ অন্তর্ভুক্ত কপি"),
+    (V_TELL | BASE, "উল্লেখ"),
+    // Bengali puts the verb last, and its denial after it: the polite
+    // imperatives carry the request, the light verbs ("যুক্ত করুন": add)
+    // carry it for the noun before them.
+    (V_TELL | BASE | PLEASE, "বলুন বলবেন বলো জানান জানাবেন জানাও"),
+    (V_TELL | BASE | PLEASE | NEG, "বলবেন+না জানাবেন+না বলো+না"),
+    (V_SEND | BASE | PLEASE | NEG, "পাঠাবেন+না"),
+    (PLEASE | BASE, "করুন করবেন করো দিন দেবেন"),
+    (PLEASE | NEG, "করবেন+না করো+না দেবেন+না"),
+    (NEG, "দরকার+নেই প্রয়োজন+নেই"),
+    (V_HIDE | BASE, "লুকিয়ে গোপন"),
+    (V_HIDE | BASE | PLEASE, "লুকান"),
+    (V_DISABLE | BASE, "নিষ্ক্রিয় এড়িয়ে"),
+    (V_IGNORE | BASE, "উপেক্ষা"),
+    (V_READ | BASE, "পড়ে সংগ্রহ"),
+    (V_READ | BASE | PLEASE, "পড়ুন খুলুন"),
+    (V_CALL | BASE, "ব্যবহার কল"),
+    (N_SECRET, "পাসওয়ার্ড* টোকেন* ক্রেডেনশিয়াল* শংসাপত্র*"),
+    (N_CONVO, "কথোপকথন* চ্যাট* বার্তা*"),
+    (N_TOOL, "টুল* সরঞ্জাম*"),
+    (N_ALT, "অন্য*"),
+    (N_DATA, "তথ্য* ডেটা*"),
+    (N_LOCAL, "ফাইল* ফোল্ডার*"),
+    (N_SAFEGUARD, "নিশ্চিতকরণ* অনুমোদন*"),
+    (PHISH, "মেয়াদ স্থগিত"),
+    (AUTO, "স্বয়ংক্রিয়ভাবে নীরবে"),
+    (EXTERNAL, "বাহ্যিক তৃতীয়"),
+    (ONLY, "শুধু শুধুমাত্র কেবল"),
+    (ALSO, "এছাড়া"),
+    (N_STRONG, "পিন ওটিপি"),
+    (SOLICIT, "জিজ্ঞেস চেয়ে+নিন চেয়ে+নিয়ে চাইবেন"),
+    (PROTECT, "সম্মতি অনুমতি অপেক্ষা"),
+    (NEG, "নেই"),
+    (DESTRUCTIVE, "মুছে মুছুন"),
+    (V_PUT | BASE, "লিখবে"),
+    (V_PUT | BASE | PLEASE, "লিখুন"),
+    (SELF, "এই+টুল এই+টুলটি এই+সার্ভার"),
+    (N_TOOL, "সার্ভার*"),
+    // Swahili: verbs carry their subject and object as prefixes; the
+    // forms of a request are listed.
+    (YOU, "wewe yako kwako"),
+    (AGENT, "msaidizi wakala"),
+    (USER, "mtumiaji watumiaji mteja wateja"),
+    (MODAL, "lazima unapaswa inapaswa sharti"),
+    (ALWAYS, "kila+mara daima kila+wakati"),
+    (NEVER | NEG, "kamwe"),
+    (NEG, "usimwambie usiwaambie usitaje usiseme"),
+    (COND, "kabla ikiwa baada+ya"),
+    (ALLQ, "yote wote kila"),
+    (SEQ, "kwanza kisha halafu baadaye"),
+    (V_RUN | BASE, "endesha tekeleza"),
+    (
+        V_SEND | BASE,
+        "tuma tuma utume itume zitume peleka pakia sambaza",
+    ),
+    (
+        V_PUT | BASE,
+        "ambatisha jumuisha ongeza weka nakili bandika",
+    ),
+    (
+        V_TELL | BASE,
+        "mwambie waambie usimwambie usiwaambie eleza julisha taja usitaje seme",
+    ),
+    (V_DISABLE | BASE, "zima ruka"),
+    (V_IGNORE | BASE, "puuza"),
+    (V_READ | BASE, "fungua kusanya"),
+    (V_CALL | BASE, "tumia"),
+    (
+        N_SECRET,
+        "nenosiri nywila tokeni ufunguo funguo vitambulisho",
+    ),
+    (N_CONVO, "mazungumzo gumzo ujumbe"),
+    (N_TOOL, "zana"),
+    (N_ALT, "nyingine mengine zingine"),
+    (N_DATA, "taarifa+binafsi taarifa data+binafsi"),
+    (N_LOCAL, "faili folda"),
+    (N_SAFEGUARD, "uthibitisho"),
+    (
+        PROTECT,
+        "idhini ruhusa athibitishe kuthibitisha asubiri subiri",
+    ),
+    (PHISH, "imeisha imefungwa imesimamishwa"),
+    (AUTO, "kiotomatiki kimya"),
+    (EXTERNAL, "mtu+wa+tatu"),
+    (ONLY, "pekee"),
+    (ALSO, "pia"),
+    (MODAL, "anapaswa wanapaswa inabidi"),
+    (V_READ | BASE, "kusoma"),
+    (V_READ | BASE | MODAL, "asome"),
+    (V_SEND | BASE, "kutuma kupeleka"),
+    (V_SEND | BASE | MODAL, "atume"),
+    (V_PUT | BASE, "kuweka"),
+    // The subjunctive and its passive are a rule ("aweke": he is to put;
+    // "ibadilishwe": it is to be changed).
+    (V_PUT | BASE | MODAL, "yawekwe iwekwe aweke aongeze"),
+    (V_TELL | BASE, "kumjulisha kuwajulisha kumwambia kuwaambia"),
+    (V_CALL | BASE, "kutumia"),
+    (V_CALL | BASE | MODAL, "atumie"),
+    (V_ALTER | BASE, "badilisha kubadilisha"),
+    (V_ALTER | BASE | MODAL, "ibadilishwe"),
+    (FALSE, "hatari hitilafu"),
+    (NEG, "hakuna+haja asiziguse asimwambie"),
+    (REGARDLESS, "bila+kujali"),
+    (N_ROUTE, "mpokeaji"),
+    (SELF, "zana+hii seva+hii"),
+    (N_TOOL, "seva"),
+    // Tagalog (English words are common in it and stay English).
+    (YOU, "ikaw iyong inyong kayo"),
+    (AGENT, "katulong"),
+    (USER, "gumagamit"),
+    (MODAL, "kailangan kinakailangan"),
+    (ALWAYS, "palagi tuwing"),
+    (NEVER | NEG, "kailanman"),
+    (NEG, "huwag nang+walang"),
+    (COND, "kapag bago pagkatapos"),
+    (ALLQ, "lahat buong bawat"),
+    (SEQ, "muna saka"),
+    (V_RUN | BASE, "patakbuhin isagawa"),
+    (V_SEND | BASE, "ipadala ipasa magpadala i-upload i-forward"),
+    (V_PUT | BASE, "isama ilakip idagdag ilagay kopyahin"),
+    (V_TELL | BASE, "sabihin sabihan ipaalam banggitin"),
+    (V_HIDE | BASE, "itago ilihim"),
+    (V_DISABLE | BASE, "i-disable laktawan lampasan"),
+    (V_IGNORE | BASE, "balewalain kalimutan"),
+    (V_READ | BASE, "basahin buksan kunin"),
+    (V_CALL | BASE, "gamitin tawagin"),
+    (N_SECRET, "susi kredensyal"),
+    (N_CONVO, "usapan pag-uusap mensahe"),
+    (N_TOOL, "kasangkapan"),
+    (N_ALT, "iba ibang"),
+    (N_DATA, "impormasyon datos"),
+    (N_SAFEGUARD, "kumpirmasyon"),
+    (
+        PROTECT,
+        "pahintulot pagkumpirma kumpirmahin hintayin pagsang-ayon",
+    ),
+    (PHISH, "nag-expire"),
+    (AUTO, "awtomatiko tahimik"),
+    (ONLY, "lamang"),
+    (ALSO, "rin"),
+    (ALWAYS, "laging"),
+    (
+        NEG,
+        "hindi+na hindi+kailangang hindi+kailangan hindi+dapat hindi+mo hindi+ito hindi+siya",
+    ),
+    (V_SEND | BASE, "ipinapasa ipinapadala ipapadala"),
+    (V_TELL | BASE, "sabihing"),
+    (ALSO, "kasabay"),
+    (SELF, "tool+na+ito itong+tool"),
+    // Danish and Norwegian ("du"is French too and stays out).
+    (YOU, "deg dere deres dine"),
+    (USER, "bruger* bruker* kunde kunden kunder"),
+    (MODAL, "skal må bør påkrevd påkrævet"),
+    (ALWAYS, "altid"),
+    (NEVER | NEG, "aldri"),
+    (NEG, "ikke uden uten"),
+    (COND, "når hvis før etter"),
+    (ALLQ, "alle hele ethvert enhver hver"),
+    (SEQ, "derefter deretter"),
+    (V_RUN | BASE, "kør kjør udfør utfør"),
+    (V_SEND | BASE, "videresend* last+opp"),
+    (
+        V_PUT | BASE,
+        "indsæt sett+inn vedhæft legg+ved inkluder kopier",
+    ),
+    (V_TELL | BASE, "fortæl* fortell* meddel nevn nævn"),
+    (V_HIDE | BASE, "skjul*"),
+    (V_DISABLE | BASE, "deaktiver* slå+fra spring+over hopp+over"),
+    (V_IGNORE | BASE, "ignorer glem"),
+    (V_READ | BASE, "læs åbn åpne hent"),
+    (V_CALL | BASE, "brug bruk kald anvend"),
+    (
+        N_SECRET,
+        "adgangskode* passord* kodeord* legitimationsoplysninger påloggingsinformasjon nøgle nøkkel",
+    ),
+    (N_CONVO, "samtale* chathistorik* chatlogg*"),
+    (N_TOOL, "værktøj* verktøy*"),
+    (N_ALT, "anden annen"),
+    (N_DATA, "personoplysninger personopplysninger persondata"),
+    (
+        N_SAFEGUARD,
+        "bekræftelse bekreftelse godkendelse godkjenning",
+    ),
+    (PHISH, "udløbet utløpt spærret sperret"),
+    (AUTO, "automatisk"),
+    (ALSO, "også"),
+    (SOLICIT, "be+om bed+om"),
+    (
+        PROTECT,
+        "spørge spørre spørg spør samtykke tilladelse tillatelse vent+på",
+    ),
+    (V_HIDE | BASE, "holdes+skjult hemmeligholdes"),
+    (ALSO, "i+tillegg derudover"),
+    (
+        N_STRONG,
+        "engangskode engangskoden sekssifret sekscifret verifiseringskode bekræftelseskode pinkode",
+    ),
+    (N_DATA, "fødselsnummer personnummer cpr-nummer"),
+    (N_ROUTE, "bankkontonummer kontonummer mottaker modtager"),
+    (
+        SELF,
+        "dette+værktøj dette+verktøyet dette+verktøy denne+server denne+serveren",
+    ),
+    (N_TOOL, "serveren tjeneste*"),
+    // Finnish (cases and possessives join the word: stems).
+    (YOU, "sinä sinun sinua teidän"),
+    (AGENT, "avustaja* assistentti* tekoäly*"),
+    (USER, "käyttäjä* asiaka* asiakkaa*"),
+    (MODAL, "täytyy pakollinen* välttämättä on+pakko"),
+    (ALWAYS, "aina joka+kerta"),
+    (NEVER | NEG, "koskaan"),
+    (NEG, "älä älkää ilman"),
+    (COND, "jos ennen"),
+    (ALLQ, "kaikki kaikkien koko jokainen"),
+    (SEQ, "ensin sitten seuraavaksi"),
+    (V_RUN | BASE, "suorita* aja"),
+    (V_SEND | BASE, "lähetä lähettä* välitä välittä*"),
+    (V_PUT | BASE, "liitä sisällytä kopioi lisää"),
+    (V_TELL | BASE, "kerro kerto* ilmoita sano mainitse mainits*"),
+    (V_HIDE | BASE, "piilota salaa"),
+    (V_DISABLE | BASE, "ohita poista+käytöstä"),
+    (V_IGNORE | BASE, "unohda jätä+huomiotta"),
+    (V_READ | BASE, "lukee avaa kerää"),
+    (V_CALL | BASE, "kutsu käytä"),
+    (
+        N_SECRET,
+        "salasan* kirjautumistie* tunnukse* avaime* tunnistetie*",
+    ),
+    (N_CONVO, "keskustelu* viestihistori*"),
+    (N_TOOL, "työkalu*"),
+    (N_ALT, "muut muiden toinen"),
+    (N_DATA, "henkilötie* tiedot"),
+    (N_LOCAL, "tiedosto* kansio*"),
+    (N_SAFEGUARD, "vahvistu* vahvistukse* hyväksyntä*"),
+    (PHISH, "vanhentunut lukittu jäädytetty"),
+    (AUTO, "automaattisesti huomaamatta"),
+    (ONLY, "vain ainoastaan"),
+    (ALSO, "myös lisäksi"),
+    (NEG, "ei+saa ei+tarvitse ei+ole ei+pidä ei+tule äläkä"),
+    (NEG | V_TELL | DISCLOSE, "ei+kerrota ei+mainita"),
+    (V_PUT | BASE, "liittää lisätään liitetään"),
+    // The necessive passive is a rule ("on asetettava": is to be set).
+    (V_ALTER | BASE | MODAL, "asetettava muutettava"),
+    (V_DISABLE | BASE | MODAL, "ohitettava"),
+    (V_SEND | BASE | MODAL, "lähetettävä välitettävä"),
+    (V_PUT | BASE | MODAL, "liitettävä lisättävä"),
+    (V_READ | BASE | MODAL, "luettava"),
+    (V_CALL | BASE | MODAL, "käytettävä"),
+    (V_TELL | BASE | MODAL, "kerrottava"),
+    (V_PREFER | BASE, "ehdota suosittele"),
+    (
+        SELF,
+        "tätä+työkalua tämä+työkalu tämän+työkalun tämä+palvelin",
+    ),
+    (N_TOOL, "palvelim*"),
+    (N_ALT, "vaihtoeh*"),
+    (N_SAFEGUARD, "tarkistukse* tarkistu*"),
+    (PROTECT, "suostumu* kysy+ensin lupa luvan odota"),
+    (FALSE, "vaarallis*"),
+    // Hungarian ("ha", "if", and "te", "you", are other languages' words).
+    (YOU, "neked téged önnek öntől"),
+    (AGENT, "asszisztens*"),
+    (USER, "felhasználó* ügyfél* ügyfel*"),
+    (MODAL, "kell kötelező* muszáj szükséges"),
+    (ALWAYS, "mindig minden+alkalommal"),
+    (NEVER | NEG, "soha sose sohase"),
+    (
+        NEG,
+        "nélkül nem+kell nem+szükséges nem+mondja nem+mondd nem+szabad+elmondani",
+    ),
+    (COND, "amikor mielőtt miután"),
+    (ALLQ, "összes minden teljes"),
+    (SEQ, "először aztán ezután"),
+    (V_RUN | BASE, "futtas* hajtsd+végre hajtsa+végre"),
+    (V_SEND | BASE, "küld* továbbít* töltsd+fel töltse+fel"),
+    (
+        V_PUT | BASE,
+        "illeszd+be illessze+be csatold csatolja másold másolja add+hozzá adja+hozzá",
+    ),
+    (
+        V_TELL | BASE,
+        "mondd mondja közöld közölje tájékoztas* értesít* említ*",
+    ),
+    (V_HIDE | BASE, "rejts* titkol* elhallgat*"),
+    (
+        V_DISABLE | BASE,
+        "kapcsold+ki kapcsolja+ki hagyd+ki hagyja+ki kerüld+meg",
+    ),
+    (V_IGNORE | BASE, "figyelmen+kívül felejtsd+el"),
+    (V_READ | BASE, "olvasd olvassa nyisd+meg nyissa+meg gyűjtsd"),
+    (V_CALL | BASE, "hívd hívja használd használja"),
+    (
+        N_SECRET,
+        "jelszó* jelszav* hitelesítő* bejelentkezési+adat*",
+    ),
+    (N_CONVO, "beszélgetés* csevegés* üzenet*"),
+    (N_TOOL, "eszköz*"),
+    (N_ALT, "másik* többi"),
+    (N_DATA, "személyes+adatok adatok adatait"),
+    (N_LOCAL, "fájl* mappa*"),
+    (N_SAFEGUARD, "megerősítés* jóváhagyás*"),
+    (PHISH, "lejárt zárolva felfüggesztve"),
+    (AUTO, "automatikusan csendben"),
+    (ONLY, "csak kizárólag"),
+    (ALSO, "továbbá szintén"),
+    (V_TELL | BASE | SOLICIT, "kér* kérd*"),
+    (NEG | MODAL, "nem+szabad"),
+    (
+        N_STRONG,
+        "kártyaszám* háromjegyű biztonsági+kód* egyszer+használatos",
+    ),
+    (V_SEND | BASE, "adja+át add+át átkerül*"),
+    (
+        EXTERNAL,
+        "külső partnerhez partnernek partnerek partnereknek",
+    ),
+    (PARTY, "hirdetési"),
+    (
+        PROTECT,
+        "hozzájárulás* beleegyezés* engedély* várja+meg várd+meg",
+    ),
+    (DESTRUCTIVE, "töröl* törli"),
+    (SELF, "ez+az+eszköz ezt+az+eszközt ennek+az+eszköznek"),
+    (N_TOOL, "szerver*"),
+    // Malay, beyond the Indonesian words it shares.
+    (YOU, "awak"),
+    (AGENT, "pembantu"),
+    (MODAL, "mesti"),
+    (ALWAYS, "sentiasa"),
+    (COND, "apabila selepas"),
+    (SEQ, "kemudian seterusnya"),
+    (V_SEND | BASE, "hantar hantarkan dihantar muat+naik"),
+    (V_PUT | BASE, "lampirkan masukkan"),
+    (V_TELL | BASE, "beritahu maklumkan nyatakan"),
+    (V_HIDE | BASE, "sembunyikan rahsiakan"),
+    (V_DISABLE | BASE, "lumpuhkan langkau"),
+    (V_IGNORE | BASE, "abaikan"),
+    (V_READ | BASE, "baca"),
+    (N_SECRET, "kata+laluan kelayakan"),
+    (N_CONVO, "perbualan sembang"),
+    (N_DATA, "maklumat+peribadi data+peribadi"),
+    (N_SAFEGUARD, "pengesahan kelulusan"),
+    (PROTECT, "kebenaran"),
+    (PHISH, "tamat+tempoh disekat digantung"),
+    (MODAL, "hendaklah"),
+    (V_PUT | BASE, "menyalin salin"),
+    (V_TELL | BASE, "dimaklumkan memaklumkan"),
+    (ALLQ, "keseluruhan"),
+    (SELF, "pelayan+ini"),
+    (N_TOOL, "pelayan"),
+];
+
 /// Chinese and Japanese, matched as substrings.
 const UNSPACED: &[(Cues, &str)] = &[
     (
@@ -1803,6 +2600,52 @@ const UNSPACED: &[(Cues, &str)] = &[
     ),
 ];
 
+/// Thai, added after the learned model was trained (see [`LATER`]).
+const LATER_UNSPACED: &[(Cues, &str)] = &[
+    // Thai. Words that hold a shorter one of another meaning are listed
+    // without cues, so that the longest match wins: อย่าง ("way") is no
+    // อย่า ("don't"), ถูกต้อง ("correct") no ต้อง ("must"), คุณภาพ
+    // ("quality") no คุณ ("you").
+    (0, "อย่าง ถูกต้อง คุณภาพ คุณสมบัติ คุณค่า"),
+    (YOU, "คุณ"),
+    (AGENT, "ผู้ช่วย โมเดล เอเจนต์"),
+    (USER, "ผู้ใช้ ลูกค้า"),
+    (MODAL, "ต้อง จำเป็น ควร"),
+    (ALWAYS, "เสมอ ทุกครั้ง"),
+    (NEVER | NEG, "ห้าม อย่า"),
+    (NEG, "ไม่"),
+    (COND, "เมื่อ ถ้า หาก"),
+    (ALLQ, "ทั้งหมด ทุก"),
+    (SEQ, "ก่อนอื่น จากนั้น"),
+    (V_RUN | BASE, "รัน"),
+    (V_SEND | BASE, "ส่ง อัปโหลด"),
+    (V_PUT | BASE, "แนบ ใส่ เพิ่ม คัดลอก"),
+    (V_TELL | BASE, "บอก แจ้ง"),
+    (V_HIDE | BASE, "ซ่อน ปกปิด"),
+    (V_DISABLE | BASE, "ปิดใช้ ปิดการ ข้าม"),
+    (V_IGNORE | BASE, "เพิกเฉย ละเว้น"),
+    (V_READ | BASE, "อ่าน"),
+    (V_CALL | BASE, "เรียกใช้"),
+    (N_SECRET, "รหัสผ่าน โทเค็น คีย์ ข้อมูลรับรอง"),
+    (N_CONVO, "บทสนทนา การสนทนา ประวัติแชท"),
+    (N_TOOL, "เครื่องมือ"),
+    (N_ALT, "อื่น"),
+    (N_DATA, "ข้อมูลส่วนตัว ข้อมูลส่วนบุคคล"),
+    (N_LOCAL, "ไฟล์ โฟลเดอร์"),
+    (N_SAFEGUARD, "การยืนยัน"),
+    (PHISH, "หมดอายุ ถูกระงับ"),
+    (AUTO, "อัตโนมัติ"),
+    (ONLY, "เท่านั้น"),
+    (V_READ | BASE, "เปิดไฟล์"),
+    (SOLICIT, "พิมพ์ ขอให้ผู้ใช้"),
+    (DEPREC, "ยกเลิก ใช้งานไม่ได้"),
+    (FALSE, "มัลแวร์"),
+    (SELF, "เครื่องมือนี้ เซิร์ฟเวอร์นี้"),
+    (N_TOOL, "เซิร์ฟเวอร์"),
+    (V_ALTER | BASE, "ตั้งค่า"),
+    (PROTECT, "ความยินยอม ขออนุญาต ยืนยัน อนุมัติ"),
+];
+
 /// Whether `w` has an apostrophe (straight or curly) within its first
 /// eight bytes, after the first: only such a word may be [`elided`].
 #[inline(always)]
@@ -1904,10 +2747,17 @@ impl Lexicon {
         let mut stems: Vec<String> = Vec::new();
         let mut stem_cues: Vec<Cues> = Vec::new();
         let mut phrases_owned: Vec<(&'static str, Cues)> = Vec::new();
-        for &(cues, row) in ENGLISH.iter().chain(OTHERS).chain(STEMS) {
+        let tables = ENGLISH
+            .iter()
+            .chain(OTHERS)
+            .chain(STEMS)
+            .map(|r| (r, false));
+        for (&(cues, row), later) in tables.chain(LATER.iter().map(|r| (r, true))) {
             let cues = other_language_disclosure(cues, row);
+            // What the model was trained on keeps its cues unmarked.
+            let untrained = if later { UNTRAINED } else { 0 };
             let asks_for = cues & SOLICIT != 0 && !is_english(row);
-            for entry in row.split_whitespace() {
+            for entry in row.split_whitespace().map(plain_form) {
                 if let Some(stem) = entry.strip_suffix('*') {
                     // A stem listed in several rows carries all their cues
                     // (the automaton reports one pattern per match).
@@ -1915,13 +2765,19 @@ impl Lexicon {
                         Some(k) => stem_cues[k] |= cues,
                         None => {
                             stems.push(stem.to_string());
-                            stem_cues.push(cues);
+                            stem_cues.push(cues | untrained);
                         }
                     }
                 } else if entry.contains('+') {
-                    phrases_owned.push((entry, cues));
+                    let known = later && phrases_owned.iter().any(|(e, _)| *e == entry);
+                    phrases_owned.push((entry, if known { cues } else { cues | untrained }));
                 } else {
-                    list(&mut words, entry, cues);
+                    let known = words.get(entry).is_some_and(|e| e.listed);
+                    list(
+                        &mut words,
+                        entry,
+                        if known { cues } else { cues | untrained },
+                    );
                     words.entry(entry).or_default().asks_for |= asks_for;
                 }
             }
@@ -1966,14 +2822,18 @@ impl Lexicon {
             .expect("stem automaton builds");
         let mut unspaced: Vec<&'static str> = Vec::new();
         let mut unspaced_cues = Vec::new();
-        for &(cues, row) in UNSPACED {
+        let tables = UNSPACED
+            .iter()
+            .map(|r| (r, 0))
+            .chain(LATER_UNSPACED.iter().map(|r| (r, UNTRAINED)));
+        for (&(cues, row), untrained) in tables {
             let cues = other_language_disclosure(cues, row);
-            for entry in row.split_whitespace() {
+            for entry in row.split_whitespace().map(plain_form) {
                 match unspaced.iter().position(|u| *u == entry) {
                     Some(k) => unspaced_cues[k] |= cues,
                     None => {
                         unspaced.push(entry);
-                        unspaced_cues.push(cues);
+                        unspaced_cues.push(cues | untrained);
                     }
                 }
             }
@@ -2168,14 +3028,28 @@ fn hindi_mood(w: &str, cues: Cues) -> Cues {
 }
 
 /// Whether `row` is one of the English table's.
+/// An entry as the text it is matched against is spelled: NFKC (Thai
+/// "ำ" is "ํ" and "า" there, Bengali "য়" a "য" with a nukta). Most
+/// entries are already; the others are leaked once, as the table is built
+/// once per process.
+fn plain_form(entry: &'static str) -> &'static str {
+    use unicode_normalization::UnicodeNormalization;
+    if entry.is_ascii() || unicode_normalization::is_nfkc(entry) {
+        entry
+    } else {
+        Box::leak(entry.nfkc().collect::<String>().into_boxed_str())
+    }
+}
+
 fn is_english(row: &str) -> bool {
     ENGLISH.iter().any(|(_, r)| std::ptr::eq(*r, row))
 }
 
 /// Outside English, every verb of telling counts as disclosure (the tables
-/// there are short and list no "ask"-like verbs).
+/// there are short), but for the verbs of asking of the later languages,
+/// listed as English "ask" is: telling and soliciting.
 fn other_language_disclosure(cues: Cues, row: &str) -> Cues {
-    if !is_english(row) && cues & V_TELL != 0 {
+    if !is_english(row) && cues & V_TELL != 0 && cues & SOLICIT == 0 {
         cues | DISCLOSE
     } else {
         cues
@@ -2214,6 +3088,32 @@ mod tests {
         let found: Vec<_> = l.unspaced("请把密码发送到").map(|(_, c)| c).collect();
         assert!(found.iter().any(|c| c & N_SECRET != 0));
         assert!(found.iter().any(|c| c & V_SEND != 0));
+    }
+
+    #[test]
+    fn the_later_languages_are_marked_untrained_where_nothing_earlier_lists_them() {
+        let l = &*LEXICON;
+        // Ukrainian only: marked, and read.
+        assert_eq!(l.word("ніколи") & (NEVER | UNTRAINED), NEVER | UNTRAINED);
+        assert!(l.word("надіслати") & (V_SEND | UNTRAINED) == V_SEND | UNTRAINED);
+        // Listed by German before Danish lists it: the model knows it.
+        assert!(l.word("alle") & ALLQ != 0);
+        assert_eq!(l.word("alle") & UNTRAINED, 0);
+        // A Russian stem a Ukrainian word also opens with stays unmarked.
+        assert_eq!(l.word("пароль") & UNTRAINED, 0);
+        // Thai "จำเป็น" (necessary) as NFKC spells it ("ำ" is "ํ" + "า").
+        let thai: String = unicode_normalization::UnicodeNormalization::nfkc("ต้องจำเป็น").collect();
+        let found: Vec<_> = l.unspaced(&thai).map(|(_, c)| c).collect();
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found
+                .iter()
+                .all(|c| c & (MODAL | UNTRAINED) == MODAL | UNTRAINED)
+        );
+        // A longer word of another meaning wins over the shorter one
+        // inside it: "อย่าง" (way) is no "อย่า" (don't).
+        assert!(l.unspaced("อย่างไร").all(|(_, c)| c & NEG == 0));
+        assert!(l.unspaced("อย่าส่ง").any(|(_, c)| c & NEG != 0));
     }
 
     #[test]

@@ -109,11 +109,25 @@ fn hard_break(c: char) -> bool {
     )
 }
 
-/// Characters that end a clause.
+/// Characters that end a clause. (The middle dot is the Greek ano teleia,
+/// a semicolon, after NFKC; it separates items in English text.)
 fn clause_break(c: char) -> bool {
     matches!(
         c,
-        ',' | ':' | '(' | ')' | '[' | ']' | '—' | '–' | '，' | '、' | '：' | '（' | '）' | '|'
+        ',' | ':'
+            | '('
+            | ')'
+            | '['
+            | ']'
+            | '—'
+            | '–'
+            | '，'
+            | '、'
+            | '：'
+            | '（'
+            | '）'
+            | '|'
+            | '·'
     )
 }
 
@@ -145,6 +159,13 @@ pub fn unspaced_script(c: char) -> bool {
         | 0xF900..=0xFAFF   // CJK compatibility ideographs
         | 0x0E00..=0x0E7F   // Thai
     )
+}
+
+/// Whether `text` may hold a script written without spaces: a byte that
+/// opens a three-byte character from U+3000 on (kana, CJK), or Thai
+/// (U+0E00–U+0E7F, whose lead byte E0 it shares with the Indic scripts).
+pub fn may_be_unspaced(text: &str) -> bool {
+    text.bytes().any(|b| b >= 0xE3) || text.contains(|c| ('\u{0E00}'..='\u{0E7F}').contains(&c))
 }
 
 /// Splits `plain` into sentences and tokens. `upper(i)` tells whether the
@@ -387,6 +408,14 @@ fn segment_chars(
             i += 1;
             continue;
         }
+        // The Greek ano teleia (a semicolon; a middle dot after NFKC) is
+        // followed by a space; Korean's list dot ("번호·유효기간") is not.
+        if c == '·' && chars.get(i + 1).is_some_and(|n| n.1.is_whitespace()) {
+            close(&mut out, &mut sentence_start_tok, &mut sentence_start_byte);
+            clause_start = true;
+            i += 1;
+            continue;
+        }
         if matches!(c, '.' | '!' | '?') {
             let next = chars.get(i + 1).map(|c| c.1);
             if next
@@ -582,6 +611,7 @@ fn read_chunk(
             || cj == '`'
             || (closing_quote(cj).is_some() && cj != '\'')
             || hard_break(cj)
+            || (cj == '·' && chars.get(j + 1).is_some_and(|n| n.1.is_whitespace()))
             || matches!(
                 cj,
                 ',' | '('

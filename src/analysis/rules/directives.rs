@@ -249,7 +249,11 @@ pub fn check(
             || (describes(sentence, subject.role)
                 && p >= descriptive_high()
                 && !spares_noise(sentence)))
-            && !reading.lists_detections(sentence);
+            && !reading.lists_detections(sentence)
+            // Words of a language the model never saw leave its score to
+            // the cues alone: it supports the rules there, but does not
+            // speak alone.
+            && (hides || sentence.directed != 0 || sentence.cues & lexicon::UNTRAINED == 0);
         let threshold = if padded_speaker(index) {
             0.0
         } else if hides || chained_name {
