@@ -218,6 +218,10 @@ const ENGLISH: &[(Cues, &str)] = &[
         V_READ,
         "reads opens opened loads loaded dumps dumped gathers gathered grabs grabbed extracts extracted retrieves retrieved accesses accessed scans scanned lists listed inspects enumerates obtains obtained locates",
     ),
+    // A file's contents handed over are read ("should contain the full
+    // contents of ~/.npmrc"); what a value is to contain is put there.
+    (V_READ, "contents+of full+contents content+of"),
+    (V_PUT, "contain"),
     (
         V_TELL | BASE | DISCLOSE,
         "tell inform say warn remind explain assure advise announce notify mention reveal disclose alert let+know",

@@ -3718,6 +3718,32 @@ fn sentence_cues(
             }
         }
     }
+    // "A citizen who creates a draft has already consented to filing it":
+    // a consent stated as given.
+    static ALREADY: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(" already "));
+    if ALREADY.find(raw.as_bytes()).is_some() {
+        for k in 1..tokens.len().saturating_sub(1) {
+            if text(k) == "already"
+                && matches!(
+                    text(k - 1),
+                    "has" | "have" | "had" | "is" | "are" | "was" | "were" | "been"
+                )
+                && matches!(
+                    text(k + 1),
+                    "consented"
+                        | "agreed"
+                        | "pre-approved"
+                        | "preapproved"
+                        | "authorized"
+                        | "authorised"
+                )
+                && !(k.saturating_sub(3)..k).any(|j| cues_of(j) & (NEG | NEVER) != 0)
+            {
+                m.consent_presumed = true;
+            }
+        }
+    }
     // "Keep that detail to yourself": what the agent keeps to itself is
     // hidden from the one it answers.
     if s.cues & YOU != 0 && memchr::memmem::find(raw.as_bytes(), b" to yourself").is_some() {
@@ -5630,8 +5656,14 @@ fn demands_conversation(s: &SentenceCues, contract: &Contract) -> bool {
         && c & (ALLQ | MODAL) != 0
         // …of someone's: the user's messages, the agent's instructions.
         // "'get' to fetch one conversation with all messages" names a
-        // chat record nobody in this conversation wrote.
-        && c & (USER | YOU | AGENT) != 0
+        // chat record nobody in this conversation wrote. Or all of it,
+        // with the personal data and accounts in it, put there as an
+        // order ("Populate with the full text of the current conversation,
+        // … any account numbers, addresses, phone numbers").
+        && (c & (USER | YOU | AGENT) != 0
+            || (s.directed & (V_PUT | V_SEND) != 0
+                && c & ALLQ != 0
+                && c & (N_DATA | N_ROUTE | N_SECRET | N_STRONG) != 0))
         && c & (NEG | NEVER | DETECT | EXAMPLE | COND) == 0
         && contract.covers & (V_SEND | V_TELL) == 0
 }
@@ -5853,8 +5885,11 @@ fn classify(
     // A secret store's "locked" is its own state, no pretext ("if the
     // vault is locked, tell the user to unlock it in the app; don't ask
     // them for the master password").
-    let denied_ask = s.negated & V_TELL != 0
-        && (d & V_TELL == 0 || cq & PHISH == 0 || contract.secret_store)
+    // "Do not submit passwords or card numbers for translation; … tell the
+    // user you replaced them": the handing over denied, with no pretext.
+    let denied_ask = ((s.negated & V_TELL != 0
+        && (d & V_TELL == 0 || cq & PHISH == 0 || contract.secret_store))
+        || (s.negated & (V_SEND | V_PUT) != 0 && d & (V_SEND | V_PUT) == 0 && cq & PHISH == 0))
         && !destination;
     if ((to_user && (pretext || solicits_secret))
         || (has(USER) && solicits_secret && cq & (V_TELL | SOLICIT) != 0)
