@@ -2732,6 +2732,12 @@ pub struct Lexicon {
     /// that opens with two bytes no stem opens with starts with no stem,
     /// and is not run through the automaton (most English words).
     stem_heads: Vec<u64>,
+    /// The first three bytes of every stem, hashed into 65,536 bits: a
+    /// second sieve for the two-byte heads English shares with the Latin
+    /// script's stems ("ad…", "tr…", "sp…").
+    stem_heads3: Vec<u64>,
+    /// Two-byte heads that are a whole stem (and pass the second sieve).
+    short_heads: Vec<u64>,
     /// Substrings for scripts without spaces.
     unspaced: AhoCorasick,
     unspaced_cues: Vec<Cues>,
@@ -2809,14 +2815,24 @@ impl Lexicon {
             }
         }
         let mut stem_heads = vec![0u64; 1 << 10];
+        let mut stem_heads3 = vec![0u64; 1 << 10];
+        let mut short_heads = vec![0u64; 1 << 10];
+        let set = |bits: &mut [u64], at: usize| bits[at >> 6] |= 1 << (at & 63);
         for stem in &stems {
             match stem.as_bytes() {
-                [a, b, ..] => {
+                [a, b, rest @ ..] => {
                     let head = usize::from(*a) << 8 | usize::from(*b);
-                    stem_heads[head >> 6] |= 1 << (head & 63);
+                    set(&mut stem_heads, head);
+                    match rest.first() {
+                        Some(_) => set(&mut stem_heads3, head3(stem.as_bytes())),
+                        None => set(&mut short_heads, head),
+                    }
                 }
                 // A stem of one byte could open any word.
-                _ => stem_heads.fill(u64::MAX),
+                _ => {
+                    stem_heads.fill(u64::MAX);
+                    short_heads.fill(u64::MAX);
+                }
             }
         }
         let stems_ac = AhoCorasick::builder()
@@ -2851,6 +2867,8 @@ impl Lexicon {
             stems: stems_ac,
             stem_cues,
             stem_heads,
+            stem_heads3,
+            short_heads,
             unspaced: unspaced_ac,
             unspaced_cues,
         }
@@ -2932,7 +2950,10 @@ impl Lexicon {
             return ending;
         }
         let head = usize::from(w.as_bytes()[0]) << 8 | usize::from(w.as_bytes()[1]);
-        if self.stem_heads[head >> 6] & (1 << (head & 63)) == 0 {
+        let has = |bits: &[u64], at: usize| bits[at >> 6] & (1 << (at & 63)) != 0;
+        if !has(&self.stem_heads, head)
+            || (!has(&self.short_heads, head) && !has(&self.stem_heads3, head3(w.as_bytes())))
+        {
             return ending;
         }
         mood(
@@ -3032,6 +3053,12 @@ fn hindi_mood(w: &str, cues: Cues) -> Cues {
 }
 
 /// Whether `row` is one of the English table's.
+/// The first three bytes of `b` (at least three long), hashed to 16 bits.
+fn head3(b: &[u8]) -> usize {
+    let v = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+    (v.wrapping_mul(0x9E37_79B1) >> 16) as usize
+}
+
 /// An entry as the text it is matched against is spelled: NFKC (Thai
 /// "ำ" is "ํ" and "า" there, Bengali "য়" a "য" with a nukta). Most
 /// entries are already; the others are leaked once, as the table is built
