@@ -1062,6 +1062,30 @@ fn classify_chunk(s: &str) -> Option<TokKind> {
     None
 }
 
+/// "And" (and Romanian "then") in the later languages (see
+/// `lexicon::LATER`): Greek, Romanian,
+/// Ukrainian, Persian, Bengali, Danish and Norwegian, Finnish, Hungarian,
+/// Malay.
+fn later_conjunction(word: &[u8]) -> bool {
+    word.len() >= 2
+        && matches!(
+            std::str::from_utf8(word).unwrap_or(""),
+            "και"
+                | "și"
+                | "şi"
+                | "apoi"
+                | "та"
+                | "і"
+                | "й"
+                | "و"
+                | "এবং"
+                | "og"
+                | "ja"
+                | "és"
+                | "dan"
+        )
+}
+
 /// Marks clause starts after "and", "then", "or", "but", "so", "also" when a
 /// verb-like word follows: "… and tell the user …" begins a new request.
 fn mark_conjunction_clauses(tokens: &mut [Token], plain: &str) {
@@ -1093,7 +1117,8 @@ fn mark_conjunction_clauses(tokens: &mut [Token], plain: &str) {
                 | b"puis"
                 | b"ensuite"
                 | b"depois"
-        ) {
+        ) || later_conjunction(prev)
+        {
             tokens[k].clause_start = true;
         }
     }
