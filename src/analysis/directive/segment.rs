@@ -1063,27 +1063,26 @@ fn classify_chunk(s: &str) -> Option<TokKind> {
 }
 
 /// "And" (and Romanian "then") in the later languages (see
-/// `lexicon::LATER`): Greek, Romanian,
-/// Ukrainian, Persian, Bengali, Danish and Norwegian, Finnish, Hungarian,
-/// Malay.
+/// `lexicon::LATER`): Greek, Romanian, Ukrainian, Persian, Bengali, Danish
+/// and Norwegian, Finnish, Hungarian, Malay. (A list of byte strings: a
+/// length differs from most words', and the comparison stops there.)
 fn later_conjunction(word: &[u8]) -> bool {
-    word.len() >= 2
-        && matches!(
-            std::str::from_utf8(word).unwrap_or(""),
-            "και"
-                | "și"
-                | "şi"
-                | "apoi"
-                | "та"
-                | "і"
-                | "й"
-                | "و"
-                | "এবং"
-                | "og"
-                | "ja"
-                | "és"
-                | "dan"
-        )
+    const WORDS: [&[u8]; 13] = [
+        "και".as_bytes(),
+        "și".as_bytes(),
+        "şi".as_bytes(),
+        b"apoi",
+        "та".as_bytes(),
+        "і".as_bytes(),
+        "й".as_bytes(),
+        "و".as_bytes(),
+        "এবং".as_bytes(),
+        b"og",
+        b"ja",
+        "és".as_bytes(),
+        b"dan",
+    ];
+    WORDS.contains(&word)
 }
 
 /// Marks clause starts after "and", "then", "or", "but", "so", "also" when a
