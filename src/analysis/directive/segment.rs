@@ -109,25 +109,11 @@ fn hard_break(c: char) -> bool {
     )
 }
 
-/// Characters that end a clause. (The middle dot is the Greek ano teleia,
-/// a semicolon, after NFKC; it separates items in English text.)
+/// Characters that end a clause.
 fn clause_break(c: char) -> bool {
     matches!(
         c,
-        ',' | ':'
-            | '('
-            | ')'
-            | '['
-            | ']'
-            | '—'
-            | '–'
-            | '，'
-            | '、'
-            | '：'
-            | '（'
-            | '）'
-            | '|'
-            | '·'
+        ',' | ':' | '(' | ')' | '[' | ']' | '—' | '–' | '，' | '、' | '：' | '（' | '）' | '|'
     )
 }
 
