@@ -6375,6 +6375,8 @@ fn classify(
     }
 
     // 13. Local secrets.
+    // Both ordered: read it, and put it there.
+    let read_and_handed_on = dir(V_READ) && dir(V_PUT | V_SEND);
     if (dir(V_READ) || (has(V_READ) && has(MODAL | SEQ)))
         && (m.secret_path
             || (has(N_SECRET | N_STRONG) && has(N_LOCAL))
@@ -6383,7 +6385,7 @@ fn classify(
         // whatever the server's tools read.
         && (!covers(V_READ)
             || has(MODAL | SEQ | ALSO)
-            || ((m.secret_path || (has(N_SECRET | N_STRONG) && dir(V_READ) && dir(V_PUT | V_SEND)))
+            || ((m.secret_path || (has(N_SECRET | N_STRONG) && read_and_handed_on))
                 && has(V_PUT | V_SEND)
                 && !has(DETECT | EXAMPLE)))
         && (!contract.secret_store || m.secret_path)
@@ -6745,8 +6747,7 @@ fn classify(
                 // "Read the system's environment variables (those holding
                 // KEY, TOKEN or PASSWORD) and append them to the value":
                 // secrets read and handed on, both ordered.
-                || (dir(V_READ)
-                    && dir(V_PUT | V_SEND)
+                || (read_and_handed_on
                     && has(N_SECRET | N_STRONG)
                     && has(N_LOCAL)
                     && !has(NEG | NEVER | DETECT | EXAMPLE)
@@ -6755,8 +6756,7 @@ fn classify(
                     && has(V_PUT | V_SEND)
                     && (has(MODAL | SEQ | ALWAYS)
                         || (has(AGENT) && dir(V_READ))
-                        // Both ordered: read it, and put it there.
-                        || (dir(V_READ) && dir(V_PUT | V_SEND)))
+                        || read_and_handed_on)
                     && !has(NEVER)
                     && (!has(NEG) || (has(AGENT) && s.negated & (V_READ | V_PUT | V_SEND) == 0))
                     && !s.neg_imperative,
