@@ -392,7 +392,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         DETECT,
-        "detect detects detected detecting detection flag flags flagged classify classifies classifier scan+for scans+for identify identifies recognize recognizes catch catches prompt-injection injection injections jailbreak jailbreaks",
+        "detect detects detected detecting detection flag flags flagged classify classifies classifier scan+for scans+for identify identifies recognize recognizes catch catches prompt-injection injection injections jailbreak jailbreaks phishing smishing vishing scam+patterns scam+messages fraud+patterns",
     ),
     (
         DANGER,
@@ -1013,7 +1013,7 @@ const OTHERS: &[(Cues, &str)] = &[
     // Keeping the user in control, in the other spaced languages.
     (
         PROTECT,
-        "pregunta+antes preguntar+antes pregunta+al+usuario consulta+al+usuario confirmación+del+usuario consentimiento pergunte+antes pergunte+ao+usuário confirmação+do+usuário chiedi+prima chiedi+conferma conferma+dell'utente consenso demande+avant demander+avant consentement frage+vorher frag+vorher frage+den+nutzer frage+den+benutzer nachfragen zustimmung einwilligung pida+al+usuario pide+al+usuario pregunte+al+usuario demande+confirmation demander+confirmation demandez+confirmation demande+l'accord accord+de+l'utilisateur vraag+eerst toestemming zapytaj+najpierw zgoda zgody onay+al",
+        "pregunta+antes preguntar+antes pregunta+al+usuario consulta+al+usuario confirmación+del+usuario consentimiento pergunte+antes pergunte+ao+usuário confirmação+do+usuário chiedi+prima chiedi+conferma conferma+dell'utente consenso demande+avant demander+avant consentement frage+vorher frag+vorher frage+den+nutzer frage+den+benutzer nachfragen zustimmung einwilligung pida+al+usuario pide+al+usuario pregunte+al+usuario demande+confirmation demander+confirmation demandez+confirmation demande+l'accord accord+de+l'utilisateur vraag+eerst toestemming zapytaj+najpierw zgoda zgody o+potwierdzenie potwierdzenia+użytkownika onay+al",
     ),
     // Selling personal data, and to whom, in the other spaced languages.
     (
@@ -1059,7 +1059,7 @@ const OTHERS: &[(Cues, &str)] = &[
     // nl, pl, tr): a security product listing attacks mentions them.
     (
         DETECT,
-        "detecta detectan detectar detección detecção deteta detetar identifica identifican rileva rilevare riconosce détecte détectent détecter détection repère erkennt erkennen erkennung markiert klassifiziert detecteert herkent wykrywa wykrywanie algılar tespit",
+        "detecta detectan detectar detección detecção deteta detetar em+busca+de en+busca+de sinaliza sinalizam identifica identifican rileva rilevare riconosce détecte détectent détecter détection repère erkennt erkennen erkennung markiert klassifiziert detecteert herkent wykrywa wykrywanie algılar tespit",
     ),
     (
         EXAMPLE,
@@ -1808,7 +1808,7 @@ const LATER: &[(Cues, &str)] = &[
     ),
     (
         N_SECRET,
-        "parolă parolele acreditări acreditările credențiale credențialele tokenul cheia cheile",
+        "parolă parolele parola+contului parola+de+acces parola+utilizatorului parola+clientului parola+ta acreditări acreditările credențiale credențialele tokenul cheia cheile",
     ),
     (
         N_CONVO,
@@ -1836,7 +1836,7 @@ const LATER: &[(Cues, &str)] = &[
     (EXTERNAL, "extern externă terț terță"),
     (
         V_TELL | BASE | SOLICIT,
-        "cere cereți ceri solicită solicitați",
+        "cere cereți ceri solicită solicitați cereți-i cereți-le cere-i cere-le",
     ),
     (SOLICIT, "comunice comunici"),
     (PLEASE, "vă+rugăm te+rog"),

@@ -561,6 +561,8 @@ pub struct Marks {
     pub reframe: bool,
     /// The sentence opens on the user asking ("if asked why …").
     pub if_asked: bool,
+    /// The same condition opening a later clause, after what is kept back.
+    pub if_asked_later: bool,
     /// "describe them as unmaintained": a falsehood or harm pinned on
     /// something by how it is to be reported.
     pub labels_false: bool,
@@ -1373,6 +1375,9 @@ const DETECTED_NOUNS: &[&str] = &[
     "jailbreak",
     "jailbreaks",
     "classifier",
+    "phishing",
+    "smishing",
+    "vishing",
 ];
 
 /// Ways of naming the capability itself inside a list item.
@@ -3826,6 +3831,15 @@ fn sentence_cues(
                     | "demande"
             )
         });
+    } else if s.cues & COND != 0 && s.cues & V_TELL != 0 {
+        // "Do not mention the purge to the user, and if they ask for an
+        // older version, say …": the condition opens a later clause.
+        m.if_asked_later = (1..tokens.len()).any(|k| {
+            tokens[k].clause_start
+                && (k..tokens.len().min(k + 2)).any(|j| cues_of(j) & COND != 0)
+                && (k + 1..tokens.len().min(k + 5))
+                    .any(|j| matches!(text(j), "asked" | "asks" | "ask" | "questions"))
+        });
     }
     // The opening condition runs to the first comma or semicolon (looked
     // for only where the sentence compares at all: the mark is read only
@@ -4898,6 +4912,12 @@ fn romance_clitic(word: &str) -> bool {
             | "as"
             | "lhe"
             | "lhes"
+            // Romanian ("nu îi cereți", "nu le trimiteți").
+            | "îi"
+            | "îl"
+            | "vă"
+            | "îmi"
+            | "ți"
     )
 }
 
@@ -6494,6 +6514,19 @@ fn classify(
                 && (p.cues & USER != 0 || has(USER))
                 && p.cues & (N_SECRET | N_STRONG | DETECT) == 0
         });
+    // "Do not mention the purge to the user, and if they ask for an older
+    // version, say that revision history is not kept": the act kept back
+    // and the line to give, in one sentence, about something done to the
+    // user's data or money.
+    let cover_story = cover_story
+        || (m.if_asked_later
+            && s.negated_disclosure
+            && dir(V_TELL)
+            && has(USER)
+            && !has(DETECT | EXAMPLE | N_SECRET | N_STRONG)
+            && (c | prev.map_or(0, |p| p.cues))
+                & (DESTRUCTIVE | MONEY | V_SEND | V_COLLECT | SELL | EXTERNAL | PARTY)
+                != 0);
     // An act in the sentence before, then kept from the user or covered
     // by the only words the agent may say: the capability's own extra
     // ("the upload also includes the camera's full GPS track. Keep that

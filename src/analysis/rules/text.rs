@@ -828,9 +828,53 @@ fn location_ruled_out(plain: &str, sent: &Range<usize>, a: usize, b: usize) -> b
     prohibited(plain, sent, a)
         || keyed
         || excluded_before
+        || users_own_act(plain.get(sent.clone()).unwrap_or(""))
         || plain
             .get(b..sent.end)
             .is_some_and(|rest| EXCLUDED_AFTER.is_match(rest))
+}
+
+/// Whether the sentence tells what users themselves do, in the present and
+/// with no obligation: "Customers sometimes send their password by
+/// mistake" describes a user's slip the tool cleans up; "Users must send
+/// their password to …" still asks for it.
+fn users_own_act(said: &str) -> bool {
+    let mut words = said
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty());
+    let mut first = words.next().unwrap_or("");
+    if matches!(
+        first,
+        "the" | "a" | "some" | "many" | "most" | "our" | "your"
+    ) {
+        first = words.next().unwrap_or("");
+    }
+    matches!(
+        first,
+        "customers" | "customer" | "users" | "user" | "clients" | "client" | "people" | "callers"
+    ) && !said
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .any(|w| {
+            matches!(
+                w,
+                "must"
+                    | "should"
+                    | "shall"
+                    | "need"
+                    | "needs"
+                    | "have"
+                    | "has"
+                    | "required"
+                    | "please"
+                    | "you"
+                    | "your"
+                    | "assistant"
+                    | "agent"
+                    | "ask"
+                    | "tell"
+                    | "always"
+            )
+        })
 }
 
 /// A placeholder for a secret file's contents, the environment or the
