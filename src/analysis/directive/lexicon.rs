@@ -737,6 +737,7 @@ const OTHERS: &[(Cues, &str)] = &[
         "mentionne mentionnez signalez préviens prévenez informe informez indique indiquez dis dites",
     ),
     (NEG | V_TELL | BASE | DISCLOSE, "ne+signale ne+signalez"),
+    (MENTION, "évoque évoquent"),
     (
         V_CONTACT | BASE,
         "visite visitez contacte contactez enregistre",
@@ -1121,7 +1122,11 @@ const OTHERS: &[(Cues, &str)] = &[
     (V_DISABLE, "uitschakelen overslaan"),
     (V_ALTER, "wijzigen vervangen toevoegen hinzufügen"),
     (V_IGNORE, "negeren"),
-    (V_READ, "lezen openen lesen liest leest"),
+    (V_READ, "lezen openen lesen liest leest uitlezen uitleest"),
+    // Dutch "je" is French "I": only after a verb of obligation is it "you".
+    (MODAL | YOU, "moet+je moet+u moeten+jullie"),
+    (N_LOCAL, "bestand bestanden"),
+    (V_PUT, "gezet geplakt"),
     (
         V_PREFER | V_CALL | BASE,
         "verwenden+sie benutzen+sie nutzen+sie rufen+sie",
@@ -1495,6 +1500,11 @@ const STEMS: &[(Cues, &str)] = &[
         V_TELL | BASE,
         "berätta* meddela* säg řekni řekněte sděl sdělte informuj informujte odpověz odpovězte",
     ),
+    // Czech: the infinitive of telling after "stačí" (it is enough to
+    // tell), and the user's mentioning something.
+    (V_TELL | DISCLOSE, "sdělit oznámit"),
+    (ONLY, "stačí"),
+    (MENTION, "zmíní zmiňuje"),
     (V_HIDE | BASE, "dölj* göm* skryj skryjte zataj zatajte"),
     (
         V_DISABLE | BASE,

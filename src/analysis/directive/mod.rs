@@ -735,6 +735,35 @@ impl SentenceCues {
 }
 
 impl SentenceCues {
+    /// Whether what the sentence has the user told is this tool's result
+    /// and nothing fixed: "if the user asks about payments, tell them the
+    /// overview from the response". No quoted line, number or address, and
+    /// nothing false, promoted, secret or done quietly.
+    pub fn tells_own_result(&self) -> bool {
+        let m = &self.marks;
+        let c = self.cues | self.quoted;
+        c & N_RESULT != 0
+            && self.directed & (V_TELL | V_REPORT) != 0
+            && self.directed & !(V_TELL | V_REPORT) == 0
+            && !(m.quote || m.number || m.url || m.host || m.email || m.code)
+            && c & (FALSE
+                | PHISH
+                | PROMO
+                | COMPETITOR
+                | N_STRONG
+                | N_SECRET
+                | AUTO
+                | V_HIDE
+                | DEPREC
+                | ONLY
+                | V_PREFER
+                | HYPE
+                | COMPARE
+                | NEG
+                | NEVER)
+                == 0
+    }
+
     /// Whether the sentence only holds the agent back from asking for
     /// something ("the assistant should not ask anyone for it", "El
     /// asistente no debe pedirla", "助手无需也不应索取这些信息"): it
@@ -3632,6 +3661,15 @@ fn sentence_cues(
                 && matches!(text(k + 1), "将" | "把")
             {
                 48
+            } else if matches!(tokens[k].range.len(), 4..=7)
+                && matches!(
+                    text(k),
+                    "moet" | "moeten" | "muss" | "musst" | "müssen" | "soll" | "sollst" | "sollen"
+                )
+            {
+                // Dutch and German put the infinitive last ("moet je eerst
+                // het bestand ~/.x/session.cookie uitlezen").
+                12
             } else {
                 6
             };
@@ -4441,6 +4479,7 @@ const DISPENSATIONS: &[&[&str]] = &[
     &["nul", "besoin"],
     &["inutile"],
     &["pas", "nécessaire"],
+    &["pas", "lieu"],
     &["pas", "la", "peine"],
     &["no", "hace", "falta"],
     &["no", "es", "necesario"],
@@ -4583,6 +4622,11 @@ fn telling_form(w: &str) -> bool {
             | "avisarles"
             | "comentar"
             | "comentarlo"
+            | "comentárselo"
+            | "decírselo"
+            | "mencionárselo"
+            | "contárselo"
+            | "comunicárselo"
             | "mencionar"
             | "mencionarlo"
             | "decirle"
@@ -5927,7 +5971,7 @@ fn classify(
     } else if tells_user {
         let loaded = cq & (PROMO | COMPETITOR | N_STRONG) != 0
             || (cq & FALSE != 0 && !m.hazard_warning)
-            || m.user_condition;
+            || (m.user_condition && !s.tells_own_result());
         let severity = if loaded || (acts && covered_up) {
             Severity::High
         } else if m.quote && has(ALWAYS | MODAL) {

@@ -250,6 +250,10 @@ pub fn check(
                 && p >= descriptive_high()
                 && !spares_noise(sentence)))
             && !reading.lists_detections(sentence)
+            // "If the user asks about payments, tell them the overview from
+            // the response": an answer to the user's own question, from
+            // this tool's result.
+            && !(sentence.marks.user_condition && sentence.tells_own_result())
             // Words of a language the model never saw leave its score to
             // the cues alone: it supports the rules there, but does not
             // speak alone.
