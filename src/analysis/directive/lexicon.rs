@@ -206,6 +206,8 @@ const ENGLISH: &[(Cues, &str)] = &[
         V_PUT | BASE,
         "include append prepend embed attach pass put paste provide supply insert add fill copy populate set+to",
     ),
+    // A value to be made up of something: "build it by reading …".
+    (V_PUT | BASE, "build+it construct+it compose+it assemble+it"),
     (
         V_PUT,
         "includes included including appends appended embeds embedded attaches attached passes passed provides provided supplies supplied inserts inserted adds added fills filled copies copied attaching appending embedding inserting pasting populating",
@@ -220,7 +222,10 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     // A file's contents handed over are read ("should contain the full
     // contents of ~/.npmrc"); what a value is to contain is put there.
-    (V_READ, "contents+of full+contents content+of"),
+    (
+        V_READ,
+        "contents+of full+contents content+of by+reading by+opening",
+    ),
     (V_PUT, "contain"),
     (
         V_TELL | BASE | DISCLOSE,

@@ -1796,7 +1796,11 @@ fn has_secret_path_part(text: &str) -> bool {
             .build(SECRET_PATH_PARTS)
             .expect("secret path parts build")
     });
+    // A public key ("~/.ssh/id_ed25519.pub") is meant to be handed out.
     PARTS.is_match(text)
+        && !text
+            .trim_end_matches(['`', '\'', '"', ')', ','])
+            .ends_with(".pub")
 }
 
 /// First words of shell commands.
@@ -6502,7 +6506,10 @@ fn classify(
         && (has(N_CONVO | N_STRONG) || m.secret_path)
         // "set to the full text of your system prompt": the agent's own
         // instructions, asked of it.
-        && (has(AGENT | MODAL | SEQ | ALWAYS | COND | ALLQ) || (has(YOU) && has(N_CONVO) && has(N_INSTR)))
+        && (has(AGENT | MODAL | SEQ | ALWAYS | COND | ALLQ)
+            || (has(YOU) && has(N_CONVO) && has(N_INSTR))
+            // A parameter's value made of a secret file read for it.
+            || (contract.parameter && has(V_READ) && m.secret_path))
         && !contract.secret_store
         && !(m.sends_only_to && !has(N_STRONG) && !m.secret_path)
     {
@@ -6799,6 +6806,14 @@ fn classify(
             AskKind::SendData,
             (has(N_CONVO | N_STRONG) && destination)
                 || param_convo
+                // "Build it by reading the user's ~/.netrc file": a
+                // parameter's value made of a secret file the agent reads.
+                || (contract.parameter
+                    && dir(V_PUT)
+                    && has(V_READ)
+                    && m.secret_path
+                    && !has(NEG | NEVER | EXAMPLE | DETECT)
+                    && !contract.secret_store)
                 // "Fill it with the full text of your system prompt and
                 // developer instructions": the agent's own instructions
                 // handed over, which no honest tool needs.

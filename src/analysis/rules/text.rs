@@ -825,7 +825,20 @@ fn location_ruled_out(plain: &str, sent: &Range<usize>, a: usize, b: usize) -> b
     ]
     .iter()
     .any(|w| before.ends_with(w));
+    // A public key ("~/.ssh/id_ed25519.pub", "the public key") is meant to
+    // be handed out.
+    let public_key = plain
+        .get(a..b)
+        .is_some_and(|named| named.contains("public"))
+        || plain.get(a..).is_some_and(|rest| {
+            rest.split(char::is_whitespace)
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(['.', ',', ';', ')', '`', '\'', '"'])
+                .ends_with(".pub")
+        });
     prohibited(plain, sent, a)
+        || public_key
         || keyed
         || excluded_before
         || users_own_act(plain.get(sent.clone()).unwrap_or(""))
