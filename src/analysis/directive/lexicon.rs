@@ -880,7 +880,7 @@ const OTHERS: &[(Cues, &str)] = &[
     ),
     (
         HYPE,
-        "beste besten zuverlässigste einzige einzig vertrauenswürdigste",
+        "beste besten zuverlässigste einzige einzig vertrauenswürdigste jedyne+wiarygodne jedyny+wiarygodny jedyna+wiarygodna najlepsze najlepszy najlepsza",
     ),
     (N_ALT, "stattdessen anstelle statt"),
     (
