@@ -422,7 +422,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         MENTION,
-        "mentions mention mentioned asks+about talks+about types writes says refers+to brings+up speaks+of searches+for is+from comes+from discusses",
+        "mentions mention mentioned asks+about talks+about types writes says refers+to brings+up speaks+of searches+for is+from comes+from discusses disputes complains",
     ),
     (
         EXTERNAL,
@@ -840,7 +840,15 @@ const OTHERS: &[(Cues, &str)] = &[
     (OMIT, "weg weglassen auslassen"),
     (V_TELL | BASE | DISCLOSE, "erwähne erwähnen mitteilen"),
     (SOLICIT, "erfragen abfragen verlangen anfordern"),
-    (MENTION, "erwähnt fragt spricht erwähnen"),
+    (
+        MENTION,
+        "erwähnt fragt spricht erwähnen anzweifelt bezweifelt beschwert widerspricht",
+    ),
+    // The separable "mitteilen" (tell) with its pronoun between.
+    (
+        V_TELL | BASE | DISCLOSE,
+        "teile+ihm+mit teile+ihr+mit teile+ihnen+mit teilen+sie+ihm+mit teilen+sie+ihr+mit",
+    ),
     (
         V_DISABLE | BASE,
         "schalte abschalten ausschalten deaktivieren überspringen",
