@@ -852,6 +852,11 @@ fn location_ruled_out(plain: &str, sent: &Range<usize>, a: usize, b: usize) -> b
 /// mistake" describes a user's slip the tool cleans up; "Users must send
 /// their password to …" still asks for it.
 fn users_own_act(said: &str) -> bool {
+    // Sent somewhere named ("Customers send their password to
+    // verify@…"), it is the pretext of a phishing text.
+    if said.contains("://") || said.contains('@') {
+        return false;
+    }
     let mut words = said
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|w| !w.is_empty());
