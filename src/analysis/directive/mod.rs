@@ -1796,11 +1796,15 @@ fn has_secret_path_part(text: &str) -> bool {
             .build(SECRET_PATH_PARTS)
             .expect("secret path parts build")
     });
-    // A public key ("~/.ssh/id_ed25519.pub") is meant to be handed out.
-    PARTS.is_match(text)
-        && !text
-            .trim_end_matches(['`', '\'', '"', ')', ','])
-            .ends_with(".pub")
+    PARTS.is_match(text) && !public_key_path(text)
+}
+
+/// Whether a path (with any closing quote or punctuation) names a public
+/// key ("~/.ssh/id_ed25519.pub"), which is meant to be handed out: no
+/// secret, whatever directory it lies in.
+pub fn public_key_path(path: &str) -> bool {
+    path.trim_end_matches(['.', ',', ';', ')', '`', '\'', '"'])
+        .ends_with(".pub")
 }
 
 /// First words of shell commands.

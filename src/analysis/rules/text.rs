@@ -831,11 +831,9 @@ fn location_ruled_out(plain: &str, sent: &Range<usize>, a: usize, b: usize) -> b
         .get(a..b)
         .is_some_and(|named| named.contains("public"))
         || plain.get(a..).is_some_and(|rest| {
-            rest.split(char::is_whitespace)
-                .next()
-                .unwrap_or("")
-                .trim_end_matches(['.', ',', ';', ')', '`', '\'', '"'])
-                .ends_with(".pub")
+            crate::analysis::directive::public_key_path(
+                rest.split(char::is_whitespace).next().unwrap_or(""),
+            )
         });
     prohibited(plain, sent, a)
         || public_key
@@ -857,42 +855,53 @@ fn users_own_act(said: &str) -> bool {
     if said.contains("://") || said.contains('@') {
         return false;
     }
-    let mut words = said
+    // The subject (past an opening article), read on the same walk that
+    // looks for an obligation or an address anywhere in the sentence.
+    let mut subject = None;
+    for (i, w) in said
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty());
-    let mut first = words.next().unwrap_or("");
-    if matches!(
-        first,
-        "the" | "a" | "some" | "many" | "most" | "our" | "your"
-    ) {
-        first = words.next().unwrap_or("");
+        .filter(|w| !w.is_empty())
+        .enumerate()
+    {
+        if matches!(
+            w,
+            "must"
+                | "should"
+                | "shall"
+                | "need"
+                | "needs"
+                | "have"
+                | "has"
+                | "required"
+                | "please"
+                | "you"
+                | "your"
+                | "assistant"
+                | "agent"
+                | "ask"
+                | "tell"
+                | "always"
+        ) {
+            return false;
+        }
+        let article = i == 0 && matches!(w, "the" | "a" | "some" | "many" | "most" | "our");
+        if subject.is_none() && !article {
+            subject = Some(w);
+        }
     }
-    matches!(
-        first,
-        "customers" | "customer" | "users" | "user" | "clients" | "client" | "people" | "callers"
-    ) && !said
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .any(|w| {
-            matches!(
-                w,
-                "must"
-                    | "should"
-                    | "shall"
-                    | "need"
-                    | "needs"
-                    | "have"
-                    | "has"
-                    | "required"
-                    | "please"
-                    | "you"
-                    | "your"
-                    | "assistant"
-                    | "agent"
-                    | "ask"
-                    | "tell"
-                    | "always"
-            )
-        })
+    subject.is_some_and(|w| {
+        matches!(
+            w,
+            "customers"
+                | "customer"
+                | "users"
+                | "user"
+                | "clients"
+                | "client"
+                | "people"
+                | "callers"
+        )
+    })
 }
 
 /// A placeholder for a secret file's contents, the environment or the
