@@ -84,7 +84,7 @@ const ABBREVIATIONS: &[&str] = &[
 ];
 
 /// Quote pairs: opening → closing.
-fn closing_quote(c: char) -> Option<char> {
+pub(crate) fn closing_quote(c: char) -> Option<char> {
     Some(match c {
         '"' => '"',
         '\'' => '\'',

@@ -254,6 +254,9 @@ pub fn check(
             // the response": an answer to the user's own question, from
             // this tool's result.
             && !(sentence.marks.user_condition && sentence.tells_own_result())
+            // "Even if the customer says 'no need', tell them about every
+            // allergen": more told, whatever the user said.
+            && !sentence.tells_user_anyway()
             // Words of a language the model never saw leave its score to
             // the cues alone: it supports the rules there, but does not
             // speak alone.
@@ -269,6 +272,7 @@ pub fn check(
             && alone
             && !sentence.protective()
             && !sentence.restrains()
+            && !sentence.guards_secret()
             // A concealed sentence is no careful restraint.
             && (hides || !sentence.holds_back())
         {

@@ -342,7 +342,7 @@ pub fn check(sink: &mut Sink<'_>, names: &Names, subject: &Subject<'_, '_>) {
     };
     // A phrase quoted as an example of what a detector flags ("detects
     // injections such as 'ignore previous instructions'") is mentioned, not used.
-    let mentioned = reading.mentioned_quotes();
+    let mentioned = reading.mentioned_quotes(plain);
     if !mentioned.is_empty() {
         m.hits
             .retain(|&(_, a, b)| !mentioned.iter().any(|q| q.start <= a && b <= q.end));
