@@ -204,7 +204,7 @@ const ENGLISH: &[(Cues, &str)] = &[
     ),
     (
         V_PUT | BASE,
-        "include append prepend embed attach pass put paste provide supply insert add fill copy populate set+to",
+        "include append prepend embed attach pass put paste provide supply insert add fill copy populate set+to prefix",
     ),
     // A value to be made up of something: "build it by reading …".
     (V_PUT | BASE, "build+it construct+it compose+it assemble+it"),
@@ -1211,11 +1211,15 @@ const STEMS: &[(Cues, &str)] = &[
     (NEVER | NEG, "никогда"),
     (NEG, "не нет без"),
     (COND, "когда если после перед"),
-    (ALLQ, "все всех любой любые каждый"),
+    (ALLQ, "все всё весь вся всех любой любые каждый"),
     (V_RUN | BASE, "выполни* запусти*"),
     (
         V_SEND | BASE,
         "отправ* перешл* пересыл* загрузи* передай* передава* добав*",
+    ),
+    (
+        V_PUT | BASE,
+        "вставь* вставля* впиши* вписыва* приложи* прикрепи* скопируй*",
     ),
     (V_READ | BASE, "прочита* прочти* открой* собери* извлеки*"),
     (V_TELL | BASE, "скажи* сообщи* ответь* предупреди* напиши*"),
@@ -1565,7 +1569,7 @@ const STEMS: &[(Cues, &str)] = &[
     (V_READ | BASE, "odczytaj* przeczytaj otwórz pobierz"),
     (
         V_PUT | BASE,
-        "wklej* wstaw* dołącz dołączcie załącz* wpisz* umieść*",
+        "wklej* wstaw* dołącz dołączcie załącz* wpisz* umieść* dodawaj* dopisz* dopisuj*",
     ),
     (V_TELL | BASE, "wspomi* napisz informuj informujcie"),
     (V_CALL | BASE, "używaj* korzystaj*"),
