@@ -3958,3 +3958,21 @@ fn every_secret_in_the_conversation_prefixed_to_a_code_is_handed_over() {
         "Campaign code from the brief. Never add any API keys or passwords from the conversation to it.",
     );
 }
+
+#[test]
+fn thousands_of_quotes_joined_to_the_users_words_are_read_in_bounded_time() {
+    // Each quote joined by "or" points back to the one before it; the
+    // reading follows a few, not the whole chain.
+    let chain = "'skip it' or ".repeat(5_000);
+    let text = format!(
+        "Shows warnings. Even if the user says {chain}'stop', tell them about every warning."
+    );
+    let report = scan(&server_with("show_warnings", &text, json!({})));
+    assert!(
+        report
+            .findings
+            .iter()
+            .all(|f| f.rule != "GH-DIR-005" || f.severity < Severity::High),
+        "no scripted reply at high"
+    );
+}

@@ -5209,10 +5209,14 @@ fn is_postverbal_negation(word: &str) -> bool {
 /// gives what the user says, right after a verb of speech: "even if the
 /// customer says 'skip the warnings'", "顾客说“不用告诉我”". Such a quote
 /// is the user's words, neither the text's own line nor a reply it scripts.
-fn quotes_user_speech(plain: &str, tokens: &[Token], cues: &[Cues], k: usize) -> bool {
+fn quotes_user_speech(plain: &str, tokens: &[Token], cues: &[Cues], mut k: usize) -> bool {
     let user_before = |upto: usize| cues[..upto.min(cues.len())].iter().any(|c| c & USER != 0);
-    // "says 'A' or 'B'": a quote joined to the user's quote before it.
-    if let Some(j) = (0..k).rev().find(|&j| tokens[j].kind == TokKind::Quote) {
+    // "says 'A' or 'B'": a quote joined to the user's quote before it
+    // (a few at most: hostile text may chain thousands).
+    for _ in 0..4 {
+        let Some(j) = (0..k).rev().find(|&j| tokens[j].kind == TokKind::Quote) else {
+            break;
+        };
         let gap = plain
             .get(tokens[j].range.end..tokens[k].range.start)
             .unwrap_or("")
@@ -5241,7 +5245,9 @@ fn quotes_user_speech(plain: &str, tokens: &[Token], cues: &[Cues], k: usize) ->
             .iter()
             .all(|t| t.quoted || plain[t.range.clone()] == *gap)
         {
-            return quotes_user_speech(plain, tokens, cues, j);
+            k = j;
+        } else {
+            break;
         }
     }
     if k >= 2 && cues.get(k - 1).is_some_and(|c| c & MENTION != 0) {
