@@ -833,25 +833,9 @@ impl SentenceCues {
     /// a destination, silence towards the user or a pretext is a weapon.
     pub fn guards_secret(&self) -> bool {
         let m = &self.marks;
-        let weapon = DISCLOSE
-            | V_HIDE
-            | AUTO
-            | EXTERNAL
-            | PARTY
-            | SELL
-            | PROMO
-            | DEPREC
-            | FALSE
-            | PHISH
-            | TRUST
-            | OVERRIDE_USER
-            | REGARDLESS
-            | COND
-            | V_IGNORE
-            | V_DISABLE
-            | V_TELL
-            | V_REPORT
-            | SOLICIT;
+        // A restraint's weapons, but for the other tool the secret is kept
+        // from; and a pretext, a safeguard off, or telling and asking.
+        let weapon = (RESTRAINT_WEAPONS & !N_ALT) | PHISH | V_DISABLE | V_TELL | V_REPORT | SOLICIT;
         self.negated_to_agent()
             && self.cues & (N_SECRET | N_STRONG) != 0
             && self.negated & (V_SEND | V_PUT | V_STORE) != 0
